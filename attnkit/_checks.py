@@ -1,0 +1,248 @@
+"""Input validation shared by every public attnkit function.
+
+Each helper either returns a cleaned-up value (a float64 array, a boolean
+mask, a Python int) or raises ``ValueError`` with a message that names the
+argument, what was received and what was expected. Errors are raised
+``from None`` so the reader sees our message, not a traceback from deep
+inside NumPy.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "as_float_array",
+    "as_mask",
+    "check_same_size",
+    "check_batch_broadcast",
+    "check_divisible",
+    "check_positive_int",
+    "check_scale",
+    "check_axis",
+    "check_finite",
+]
+
+
+def _kind(value) -> str:
+    """A short description of what was received, for error messages."""
+    if isinstance(value, np.ndarray):
+        return f"array of dtype {value.dtype} and shape {value.shape}"
+    return f"{value!r} ({type(value).__name__})"
+
+
+def check_finite(name: str, arr: np.ndarray) -> None:
+    """Raise if ``arr`` holds NaN or +-infinity.
+
+    Example
+    -------
+    >>> check_finite("x", np.array([1.0, np.nan]))
+    Traceback (most recent call last):
+    ...
+    ValueError: x contains NaN or infinity (1 non-finite entry, the first at index (1,))
+    """
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.argwhere(~finite)
+        count = len(bad)
+        first = tuple(int(i) for i in bad[0])
+        entries = "entry" if count == 1 else "entries"
+        raise ValueError(
+            f"{name} contains NaN or infinity "
+            f"({count} non-finite {entries}, the first at index {first})"
+        )
+
+
+def as_float_array(name: str, value, *, min_ndim: int = 0, layout: str = "") -> np.ndarray:
+    """Convert ``value`` to a finite float64 array with at least ``min_ndim`` dims.
+
+    ``layout`` is the expected shape in the book's notation, e.g.
+    ``"(..., n_q, d_k)"``; it appears in the error message. The last
+    ``min_ndim`` dimensions (the "core" ones, such as ``n_q`` and ``d_k``)
+    must not be empty.
+
+    Example
+    -------
+    >>> as_float_array("q", [1, 2, 3], min_ndim=2, layout="(..., n_q, d_k)")
+    Traceback (most recent call last):
+    ...
+    ValueError: q must have at least 2 dimensions (..., n_q, d_k), got shape (3,)
+    """
+    try:
+        raw = np.asarray(value)
+    except (ValueError, TypeError):
+        # e.g. a ragged nested list: rows of different lengths
+        raise ValueError(
+            f"{name} must be a rectangular array of real numbers, got a ragged "
+            f"or malformed {type(value).__name__}"
+        ) from None
+    if raw.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must be an array of real numbers, got dtype {raw.dtype}"
+        )
+    arr = raw.astype(float, copy=False)
+    if arr.ndim < min_ndim:
+        dims = "dimension" if min_ndim == 1 else "dimensions"
+        expected = f" {layout}" if layout else ""
+        raise ValueError(
+            f"{name} must have at least {min_ndim} {dims}{expected}, got shape {arr.shape}"
+        )
+    if min_ndim and 0 in arr.shape[arr.ndim - min_ndim:]:
+        expected = f" {layout}" if layout else ""
+        raise ValueError(
+            f"{name} must have at least one entry along each of its last {min_ndim} "
+            f"dimensions{expected}, got shape {arr.shape}"
+        )
+    check_finite(name, arr)
+    return arr
+
+
+def as_mask(mask, target_shape: tuple, target_name: str, *, meaning: str = "True = keep") -> np.ndarray:
+    """Check that ``mask`` is boolean and broadcasts to ``target_shape``.
+
+    Returns the mask broadcast to ``target_shape`` (a read-only view).
+    ``target_name`` describes the target in messages, e.g. ``"the scores"``.
+
+    Example
+    -------
+    >>> as_mask(np.ones((2, 3), dtype=bool), (4, 4), "the scores")
+    Traceback (most recent call last):
+    ...
+    ValueError: mask of shape (2, 3) does not broadcast to the scores of shape (4, 4)
+    """
+    try:
+        m = np.asarray(mask)
+    except (ValueError, TypeError):
+        raise ValueError(
+            f"mask must be a rectangular boolean array ({meaning}), got a ragged "
+            f"or malformed {type(mask).__name__}"
+        ) from None
+    if m.dtype != np.bool_:
+        raise ValueError(
+            f"mask must be a boolean array ({meaning}), got dtype {m.dtype}; "
+            f"convert it with mask.astype(bool) or a comparison such as mask > 0"
+        )
+    target_shape = tuple(target_shape)
+    try:
+        broadcast = np.broadcast_shapes(m.shape, target_shape)
+    except ValueError:
+        broadcast = None
+    if broadcast != target_shape:
+        raise ValueError(
+            f"mask of shape {m.shape} does not broadcast to {target_name} of shape {target_shape}"
+        )
+    return np.broadcast_to(m, target_shape)
+
+
+def check_same_size(what: str, symbol: str, name_a: str, a: np.ndarray, axis_a: int,
+                    name_b: str, b: np.ndarray, axis_b: int) -> None:
+    """Raise unless ``a.shape[axis_a] == b.shape[axis_b]``.
+
+    Example
+    -------
+    >>> check_same_size("last dimension", "d_k", "q", np.ones((3, 4)), -1, "k", np.ones((5, 8)), -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: q and k must have the same last dimension d_k: got q (3, 4) and k (5, 8)
+    """
+    if a.shape[axis_a] != b.shape[axis_b]:
+        raise ValueError(
+            f"{name_a} and {name_b} must have the same {what} {symbol}: "
+            f"got {name_a} {a.shape} and {name_b} {b.shape}"
+        )
+
+
+def check_batch_broadcast(**arrays: np.ndarray) -> tuple:
+    """Return the broadcast of the leading (batch) dims, all but the last two.
+
+    Example
+    -------
+    >>> check_batch_broadcast(q=np.ones((2, 3, 4)), k=np.ones((5, 3, 4)))
+    Traceback (most recent call last):
+    ...
+    ValueError: the leading batch dimensions do not broadcast: got q (2, 3, 4) with batch (2,) and k (5, 3, 4) with batch (5,)
+    """
+    batches = {name: a.shape[:-2] for name, a in arrays.items()}
+    try:
+        return np.broadcast_shapes(*batches.values())
+    except ValueError:
+        got = " and ".join(
+            f"{name} {a.shape} with batch {batches[name]}" for name, a in arrays.items()
+        )
+        raise ValueError(
+            f"the leading batch dimensions do not broadcast: got {got}"
+        ) from None
+
+
+def check_positive_int(name: str, value) -> int:
+    """Return ``value`` as a Python int, or raise unless it is an integer >= 1.
+
+    Floats (even ``3.0``) and booleans are refused.
+
+    Example
+    -------
+    >>> check_positive_int("n", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be a positive integer, got 0 (int)
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be a positive integer, got {_kind(value)}")
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {_kind(int(value))}")
+    return int(value)
+
+
+def check_divisible(d_model: int, n_heads: int) -> int:
+    """Return ``d_head = d_model // n_heads``, or raise if it does not divide.
+
+    Example
+    -------
+    >>> check_divisible(10, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model=10 is not divisible by n_heads=3
+    """
+    if d_model % n_heads:
+        raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
+    return d_model // n_heads
+
+
+def check_scale(scale) -> float:
+    """Return ``scale`` as a float, or raise unless it is a finite real number.
+
+    Example
+    -------
+    >>> check_scale(float("inf"))
+    Traceback (most recent call last):
+    ...
+    ValueError: scale must be a finite real number (or None for 1/sqrt(d_k)), got inf (float)
+    """
+    if (isinstance(scale, (bool, np.bool_)) or not isinstance(scale, numbers.Real)
+            or not math.isfinite(scale)):
+        raise ValueError(
+            f"scale must be a finite real number (or None for 1/sqrt(d_k)), got {_kind(scale)}"
+        )
+    return float(scale)
+
+
+def check_axis(axis, ndim: int, shape: tuple, name: str = "x") -> int:
+    """Return ``axis`` as a non-negative int, or raise if out of range.
+
+    Example
+    -------
+    >>> check_axis(2, 2, (3, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: axis=2 is out of range for x of shape (3, 4): expected an integer in [-2, 1]
+    """
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral) \
+            or not -ndim <= axis < ndim:
+        raise ValueError(
+            f"axis={axis!r} is out of range for {name} of shape {shape}: "
+            f"expected an integer in [{-ndim}, {ndim - 1}]"
+        )
+    return int(axis) % ndim

@@ -1,0 +1,412 @@
+"""The core of attention, written to read like the math.
+
+    Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V
+
+Every array is float64. The shape of each intermediate is written beside
+the line that makes it; ``...`` stands for any leading batch dimensions.
+Masks are boolean with ``True`` meaning "keep" / "may attend".
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._checks import (
+    as_float_array,
+    as_mask,
+    check_axis,
+    check_batch_broadcast,
+    check_divisible,
+    check_finite,
+    check_positive_int,
+    check_same_size,
+    check_scale,
+)
+
+__all__ = [
+    "softmax",
+    "scaled_dot_product_attention",
+    "causal_mask",
+    "split_heads",
+    "merge_heads",
+    "multi_head_attention",
+    "sinusoidal_positional_encoding",
+]
+
+
+# --------------------------------------------------------------------------
+# softmax
+# --------------------------------------------------------------------------
+
+def _softmax(x: np.ndarray, axis: int, mask: np.ndarray | None) -> np.ndarray:
+    """softmax on already-validated input; ``mask`` already broadcast to x."""
+    # Underflow to 0.0 (e.g. exp(-20000)) is the right answer, not an error.
+    with np.errstate(under="ignore"):
+        if mask is None:
+            x_max = x.max(axis=axis, keepdims=True)            # (..., 1, ...)
+            e = np.exp(x - x_max)                               # same shape as x, each in (0, 1]
+            return e / e.sum(axis=axis, keepdims=True)          # the max entry gives e = 1, so sum >= 1
+
+        kept = np.where(mask, x, -np.inf)                       # masked logits -> -inf
+        x_max = kept.max(axis=axis, keepdims=True)              # max over kept entries; -inf if none kept
+        x_max = np.where(np.isfinite(x_max), x_max, 0.0)        # fully masked slice: any finite shift works
+        shifted = np.full_like(x, -np.inf)                      # masked entries stay -inf ...
+        np.subtract(x, x_max, out=shifted, where=mask)          # ... kept entries: x - max <= 0
+        e = np.exp(shifted)                                     # exp(-inf) = 0.0 exactly, no warning
+        total = e.sum(axis=axis, keepdims=True)                 # >= 1 if anything kept, 0 if fully masked
+        weights = np.zeros_like(e)
+        np.divide(e, total, out=weights, where=total > 0)       # fully masked slice stays all zeros
+        return weights
+
+
+def softmax(x, axis=-1, mask=None):
+    """Numerically stable softmax, optionally over only the unmasked entries.
+
+        softmax(x)_j = exp(x_j - max(x)) / sum_j' exp(x_j' - max(x))
+
+    Subtracting the max (over the kept entries) changes nothing
+    mathematically but keeps every ``exp`` in (0, 1], so logits of +-1e4 give
+    no overflow, no NaN and no warning.
+
+    Parameters
+    ----------
+    x : array_like, shape (...)
+        Logits. Must be finite: to leave entries out, use ``mask``, not -inf.
+    axis : int
+        The axis the weights sum to 1 along. Default: the last.
+    mask : array_like of bool, broadcastable to x.shape, optional
+        True = keep. Masked entries get exactly 0.0. A fully masked row
+        gets all-zero weights, never NaN (and no warning); "row" means a
+        slice along ``axis``.
+
+    Returns
+    -------
+    weights : ndarray, shape x.shape
+        Non-negative; every slice along ``axis`` sums to 1 (or is all zeros
+        if it was fully masked).
+
+    Example
+    -------
+    >>> print(softmax([1.0, 2.0, 3.0]).round(4))
+    [0.09   0.2447 0.6652]
+    >>> print(softmax([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]],
+    ...               mask=[[True, True, False], [False, False, False]]).round(4))
+    [[0.2689 0.7311 0.    ]
+     [0.     0.     0.    ]]
+    >>> print(softmax([1e4, -1e4]))
+    [1. 0.]
+    """
+    x = as_float_array("x", x)
+    if x.ndim == 0:
+        raise ValueError(
+            "x must have at least 1 dimension to take a softmax over, got a scalar (shape ())"
+        )
+    axis = check_axis(axis, x.ndim, x.shape)
+    if x.shape[axis] == 0:
+        raise ValueError(
+            f"x must have at least one entry along axis={axis} to take a softmax over, "
+            f"got shape {x.shape}"
+        )
+    if mask is not None:
+        mask = as_mask(mask, x.shape, "x")
+    return _softmax(x, axis, mask)
+
+
+# --------------------------------------------------------------------------
+# scaled dot-product attention
+# --------------------------------------------------------------------------
+
+def _attention(q, k, v, mask, scale):
+    """Attention on already-validated inputs. Returns (out, weights)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q @ k.swapaxes(-1, -2) * scale     # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
+    if not np.isfinite(scores).all():
+        raise ValueError(
+            "the scores q @ k^T * scale overflowed to infinity: the entries of q and k "
+            f"(largest |q| = {np.abs(q).max():.3g}, |k| = {np.abs(k).max():.3g}) are too large"
+        )
+    if mask is not None:
+        mask = as_mask(mask, scores.shape, "the scores")  # (..., n_q, n_k)
+    weights = _softmax(scores, -1, mask)            # (..., n_q, n_k), each row sums to 1 (or is all 0)
+    with np.errstate(under="ignore"):
+        out = weights @ v                           # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
+    return out, weights
+
+
+def scaled_dot_product_attention(q, k, v, mask=None, scale=None):
+    """Scaled dot-product attention: ``softmax(q k^T / sqrt(d_k)) v``.
+
+    Each query row of ``q`` scores every key row of ``k`` by a dot product,
+    the scores are scaled and turned into weights by a softmax over the
+    keys, and the output row is the weighted average of the rows of ``v``.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., n_q, d_k)
+        Queries.
+    k : array_like, shape (..., n_k, d_k)
+        Keys.
+    v : array_like, shape (..., n_k, d_v)
+        Values: one row per key.
+    mask : array_like of bool, broadcastable to (..., n_q, n_k), optional
+        True = query i may attend to key j. Masked positions get exactly
+        zero weight. A fully masked query row gets all-zero weights and an
+        all-zero output row, never NaN.
+    scale : float, optional
+        Multiplies the scores. Default ``1 / sqrt(d_k)``.
+
+    The leading batch dimensions ``...`` of q, k and v broadcast against
+    each other.
+
+    Returns
+    -------
+    out : ndarray, shape (..., n_q, d_v)
+    weights : ndarray, shape (..., n_q, n_k)
+        The attention weights; each row sums to 1 (or is all zeros if fully
+        masked).
+
+    Example
+    -------
+    >>> q = [[1.0, 0.0], [0.0, 1.0]]           # (n_q=2, d_k=2)
+    >>> k = [[1.0, 0.0], [0.0, 1.0]]           # (n_k=2, d_k=2)
+    >>> v = [[10.0, 0.0], [0.0, 10.0]]         # (n_k=2, d_v=2)
+    >>> out, weights = scaled_dot_product_attention(q, k, v)
+    >>> print(weights.round(2))
+    [[0.67 0.33]
+     [0.33 0.67]]
+    >>> print(out.round(2))
+    [[6.7 3.3]
+     [3.3 6.7]]
+    >>> out, weights = scaled_dot_product_attention(q, k, v, mask=causal_mask(2))
+    >>> print(weights.round(2))
+    [[1.   0.  ]
+     [0.33 0.67]]
+    >>> print(out.round(2))
+    [[10.   0. ]
+     [ 3.3  6.7]]
+    """
+    q = as_float_array("q", q, min_ndim=2, layout="(..., n_q, d_k)")
+    k = as_float_array("k", k, min_ndim=2, layout="(..., n_k, d_k)")
+    v = as_float_array("v", v, min_ndim=2, layout="(..., n_k, d_v)")
+    check_same_size("last dimension", "d_k", "q", q, -1, "k", k, -1)
+    check_same_size("number of rows", "n_k", "k", k, -2, "v", v, -2)
+    check_batch_broadcast(q=q, k=k, v=v)
+    d_k = q.shape[-1]
+    scale = 1.0 / math.sqrt(d_k) if scale is None else check_scale(scale)
+    return _attention(q, k, v, mask, scale)
+
+
+def causal_mask(n):
+    """The causal (look-back-only) mask: position i may attend to j <= i.
+
+    Parameters
+    ----------
+    n : int
+        Sequence length, a positive integer.
+
+    Returns
+    -------
+    mask : ndarray of bool, shape (n, n)
+        True on and below the diagonal.
+
+    Example
+    -------
+    >>> print(causal_mask(3))
+    [[ True False False]
+     [ True  True False]
+     [ True  True  True]]
+    """
+    n = check_positive_int("n", n)
+    i = np.arange(n)[:, None]                       # (n, 1) query position
+    j = np.arange(n)[None, :]                       # (1, n) key position
+    return j <= i                                   # (n, n)
+
+
+# --------------------------------------------------------------------------
+# multi-head attention
+# --------------------------------------------------------------------------
+
+def split_heads(x, n_heads):
+    """Cut the last dimension into ``n_heads`` heads of ``d_head`` columns.
+
+    Head h gets columns ``[h*d_head : (h+1)*d_head]``.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d_model)
+    n_heads : int
+        Must divide d_model; ``d_head = d_model // n_heads``.
+
+    Returns
+    -------
+    heads : ndarray, shape (..., n_heads, n, d_head)
+
+    Example
+    -------
+    >>> x = np.arange(8.0).reshape(2, 4)        # (n=2, d_model=4)
+    >>> heads = split_heads(x, 2)               # (n_heads=2, n=2, d_head=2)
+    >>> print(heads)
+    [[[0. 1.]
+      [4. 5.]]
+    <BLANKLINE>
+     [[2. 3.]
+      [6. 7.]]]
+    """
+    x = as_float_array("x", x, min_ndim=2, layout="(..., n, d_model)")
+    n_heads = check_positive_int("n_heads", n_heads)
+    *batch, n, d_model = x.shape
+    d_head = check_divisible(d_model, n_heads)
+    x = x.reshape(*batch, n, n_heads, d_head)      # (..., n, n_heads, d_head)
+    return x.swapaxes(-3, -2)                       # (..., n_heads, n, d_head)
+
+
+def merge_heads(x):
+    """Inverse of :func:`split_heads`: put the heads' columns side by side.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n_heads, n, d_head)
+
+    Returns
+    -------
+    merged : ndarray, shape (..., n, n_heads * d_head)
+
+    Example
+    -------
+    >>> x = np.arange(8.0).reshape(2, 4)
+    >>> print(merge_heads(split_heads(x, 2)))
+    [[0. 1. 2. 3.]
+     [4. 5. 6. 7.]]
+    """
+    x = as_float_array("x", x, min_ndim=3, layout="(..., n_heads, n, d_head)")
+    *batch, n_heads, n, d_head = x.shape
+    x = x.swapaxes(-3, -2)                          # (..., n, n_heads, d_head)
+    return x.reshape(*batch, n, n_heads * d_head)   # (..., n, d_model)
+
+
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask=None):
+    """Multi-head self-attention (no biases).
+
+        Q = x W_q,  K = x W_k,  V = x W_v            (..., n, d_model)
+        head_h = Attention(Q_h, K_h, V_h)             Q_h = columns of head h
+        out = concat(head_1, ..., head_H) W_o         (..., n, d_model)
+
+    Identical to running scaled dot-product attention on each head's
+    columns ``[h*d_head : (h+1)*d_head]`` of Q, K, V separately and
+    concatenating the results before ``w_o``.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d_model)
+    w_q, w_k, w_v, w_o : array_like, shape (d_model, d_model)
+        Applied on the right, as ``x @ w``.
+    n_heads : int
+        Must divide d_model; each head has ``d_head = d_model // n_heads``.
+    mask : array_like of bool, broadcastable to (..., n_heads, n, n), optional
+        True = may attend; e.g. ``causal_mask(n)`` of shape (n, n) applies
+        to every head. A per-example mask for a batch needs a head axis of
+        size 1: shape (batch, 1, n, n).
+
+    Returns
+    -------
+    out : ndarray, shape (..., n, d_model)
+    weights : ndarray, shape (..., n_heads, n, n)
+        Each head's attention weights.
+
+    Example
+    -------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(5, 8))                     # (n=5, d_model=8)
+    >>> w_q, w_k, w_v, w_o = rng.normal(size=(4, 8, 8))
+    >>> out, weights = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads=2,
+    ...                                     mask=causal_mask(5))
+    >>> out.shape, weights.shape
+    ((5, 8), (2, 5, 5))
+    >>> print(weights.sum(axis=-1))
+    [[1. 1. 1. 1. 1.]
+     [1. 1. 1. 1. 1.]]
+    """
+    x = as_float_array("x", x, min_ndim=2, layout="(..., n, d_model)")
+    *batch, n, d_model = x.shape
+    n_heads = check_positive_int("n_heads", n_heads)
+    check_divisible(d_model, n_heads)
+    named = {"w_q": w_q, "w_k": w_k, "w_v": w_v, "w_o": w_o}
+    for name, w in named.items():
+        w = as_float_array(name, w)
+        if w.shape != (d_model, d_model):
+            raise ValueError(
+                f"{name} must have shape (d_model, d_model) = {(d_model, d_model)} "
+                f"to match x of shape {x.shape}, got shape {w.shape}"
+            )
+        named[name] = w
+    w_q, w_k, w_v, w_o = named.values()
+    if mask is not None:
+        mask = as_mask(mask, (*batch, n_heads, n, n),
+                       "the per-head scores (..., n_heads, n, n)")
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = x @ w_q                                 # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)
+        k = x @ w_k                                 # (..., n, d_model)
+        v = x @ w_v                                 # (..., n, d_model)
+    for name, a in (("x @ w_q", q), ("x @ w_k", k), ("x @ w_v", v)):
+        check_finite(name, a)
+
+    q_h = split_heads(q, n_heads)                   # (..., n_heads, n, d_head)
+    k_h = split_heads(k, n_heads)                   # (..., n_heads, n, d_head)
+    v_h = split_heads(v, n_heads)                   # (..., n_heads, n, d_head)
+    d_head = d_model // n_heads
+    scale = 1.0 / math.sqrt(d_head)                 # each head scores with its own width d_head
+    heads, weights = _attention(q_h, k_h, v_h, mask, scale)
+    # heads: (..., n_heads, n, d_head)    weights: (..., n_heads, n, n)
+    concat = merge_heads(heads)                     # (..., n, d_model)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = concat @ w_o                          # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)
+    check_finite("the output concat(heads) @ w_o", out)
+    return out, weights
+
+
+# --------------------------------------------------------------------------
+# positional encoding
+# --------------------------------------------------------------------------
+
+def sinusoidal_positional_encoding(n_positions, d_model):
+    """The sinusoidal positional encoding of "Attention Is All You Need".
+
+        PE[p, 2i]   = sin(p / 10000**(2i / d_model))
+        PE[p, 2i+1] = cos(p / 10000**(2i / d_model))
+
+    Columns are interleaved: sin, cos, sin, cos, ... Column pair
+    (2i, 2i+1) turns at the angular frequency ``10000**(-2i / d_model)``.
+
+    An odd ``d_model`` is allowed: the formula is applied to every column
+    that exists, so the last column ``d_model - 1 = 2i`` is a sine with no
+    matching cosine.
+
+    Parameters
+    ----------
+    n_positions : int
+        Number of positions p = 0, 1, ..., n_positions - 1 (positive).
+    d_model : int
+        Width of the encoding (positive).
+
+    Returns
+    -------
+    pe : ndarray, shape (n_positions, d_model)
+
+    Example
+    -------
+    >>> pe = sinusoidal_positional_encoding(3, 4)
+    >>> print(pe.round(4))
+    [[ 0.      1.      0.      1.    ]
+     [ 0.8415  0.5403  0.01    1.    ]
+     [ 0.9093 -0.4161  0.02    0.9998]]
+    """
+    n_positions = check_positive_int("n_positions", n_positions)
+    d_model = check_positive_int("d_model", d_model)
+    p = np.arange(n_positions, dtype=float)[:, None]    # (n_positions, 1)
+    j = np.arange(d_model)                              # (d_model,) column index
+    two_i = j - j % 2                                   # (d_model,) 2i for both column 2i and 2i+1
+    angle = p / 10000.0 ** (two_i / d_model)            # (n_positions, 1) / (d_model,) -> (n_positions, d_model)
+    return np.where(j % 2 == 0, np.sin(angle), np.cos(angle))  # (n_positions, d_model)
