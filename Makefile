@@ -1,0 +1,46 @@
+# Seeing Attention · 看见注意力
+#   make serve   set everything up, then serve the book at http://127.0.0.1:8000 (live reload)
+#   make test    set everything up, build both languages, run every test
+#   make build   write the site: Chinese at site/, English at site/en/
+#   make bench   print build times and page weights (figures, not assertions)
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: setup sysdeps serve build test bench clean
+
+setup: sysdeps $(VENV)/.installed node_modules/.installed
+
+# Debian packages: Chromium (browser tests, PDF) and Noto CJK (Chinese glyphs in figures).
+sysdeps:
+	@bash tools/sysdeps.sh
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@bash tools/install-torch.sh $(BIN)/python
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+build: setup
+	$(BIN)/mkdocs build --strict -f mkdocs.yml
+	$(BIN)/mkdocs build --strict -f mkdocs.en.yml
+
+serve: setup
+	$(BIN)/mkdocs serve -f mkdocs.yml -a 127.0.0.1:8000
+
+test: build
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python tools/bench.py
+
+clean:
+	rm -rf site .cache test-artifacts

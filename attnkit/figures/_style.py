@@ -1,0 +1,39 @@
+"""One look for every figure: fonts that carry Chinese, a calm palette, deterministic SVG."""
+
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+
+# Colours chosen to read on white and, dimmed, in dark mode (the site dims figures there).
+INK = "#263238"
+MUTED = "#78909c"
+ACCENT = "#e4572e"   # the query / the winner
+BLUE = "#3f51b5"     # keys / weights
+TEAL = "#17a398"     # values
+GRID = "#cfd8dc"
+
+STYLE = {
+    "font.family": ["Noto Sans CJK SC", "DejaVu Sans"],
+    "font.size": 11,
+    "axes.unicode_minus": False,     # CJK fonts lack U+2212; use the ASCII hyphen-minus
+    "axes.edgecolor": MUTED,
+    "axes.labelcolor": INK,
+    "axes.titlesize": 12,
+    "axes.titleweight": "bold",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "text.color": INK,
+    "figure.facecolor": "white",
+    "figure.dpi": 100,
+    "svg.fonttype": "path",          # text as outlines: the SVG needs no font on the reader's side
+    "svg.hashsalt": "seeing-attention",
+    "savefig.bbox": "tight",
+    "savefig.pad_inches": 0.15,
+}
+
+
+def tr(lang: str, zh: str, en: str) -> str:
+    """Pick the label for ``lang``: ``tr(lang, "得分", "score")``."""
+    return zh if lang == "zh" else en

@@ -1,0 +1,90 @@
+"""Read the book's sources: pages, headings, figures, listings and code fences."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+SNIPPETS = ROOT / "snippets"
+LANGS = ("zh", "en")
+CONFIGS = {"zh": ROOT / "mkdocs.yml", "en": ROOT / "mkdocs.en.yml"}
+
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})(?P<info>.*)$")
+INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"\s*$')
+FIGURE = re.compile(r"\]\((?:\.\./)*figures/(?P<id>[a-z0-9-]+)\.svg\)")
+HEADING = re.compile(r"^(?P<level>#{1,6})\s+\S")
+
+
+@dataclass
+class Fence:
+    line: int
+    info: str
+    body: list[str] = field(default_factory=list)
+
+
+def pages(lang: str) -> list[Path]:
+    """Every Markdown page of one language, as paths relative to docs/<lang>."""
+    base = DOCS / lang
+    return sorted(p.relative_to(base) for p in base.rglob("*.md"))
+
+
+def fences(text: str) -> list[Fence]:
+    """All code fences of a page, wherever they are (top level, admonition, tab, list)."""
+    found, current, closing = [], None, None
+    for number, line in enumerate(text.splitlines(), 1):
+        match = FENCE.match(line)
+        if current is None:
+            if match:
+                current = Fence(number, match["info"].strip())
+                closing = match["mark"]
+        elif match and match["mark"].startswith(closing) and not match["info"].strip():
+            found.append(current)
+            current = None
+        else:
+            current.body.append(line)
+    if current is not None:
+        found.append(current)
+    return found
+
+
+def structure(text: str) -> dict:
+    """The parts of a page that both languages must share."""
+    headings, in_fence = [], False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and (m := HEADING.match(line)):
+            headings.append(len(m["level"]))
+    return {
+        "headings": headings,
+        "figures": FIGURE.findall(text),
+        "listings": [m["path"] for f in fences(text) for b in f.body if (m := INCLUDE.match(b))],
+        "exercises": len(re.findall(r"^\?\?\?\+? question", text, re.M)),
+    }
+
+
+def nav_files(lang: str) -> list[str]:
+    """The nav of one language's config, flattened to the list of page files in order."""
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    config = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=Loader)
+    out: list[str] = []
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, str):
+                out.append(item)
+            elif isinstance(item, dict):
+                for value in item.values():
+                    walk(value) if isinstance(value, list) else out.append(value)
+
+    walk(config["nav"])
+    return out

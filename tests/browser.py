@@ -1,0 +1,102 @@
+"""Headless Chromium for tests and screenshots: Debian's chromium driven by Playwright.
+
+Every request that does not go to the local test server is aborted and recorded, so a test
+can assert that a page loads nothing from outside the site.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import shutil
+import socketserver
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def chromium_path() -> str:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError("Chromium not found: install Debian's `chromium` package (`make setup` does it as root).")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve_site(directory: Path = SITE):
+    """Serve ``directory`` on 127.0.0.1 at a free port; yield the base URL (no trailing slash)."""
+    if not (directory / "index.html").exists():
+        raise RuntimeError(f"{directory} has no built site: run `make build` first.")
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    socketserver.TCPServer.allow_reuse_address = True
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+
+
+class Page:
+    """A Playwright page that records console errors and outside requests."""
+
+    def __init__(self, context):
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        context.route("**/*", self._route)
+        self._page = context.new_page()
+        self._page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self._page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, route):
+        host = urlparse(route.request.url).hostname
+        if host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._page, name)
+
+
+class Browser:
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_page(self, width: int = 1280, height: int = 900, dark: bool = False) -> Page:
+        context = self._browser.new_context(
+            viewport={"width": width, "height": height},
+            color_scheme="dark" if dark else "light",
+            service_workers="block",
+        )
+        return Page(context)
+
+
+@contextlib.contextmanager
+def launch():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        try:
+            yield Browser(browser)
+        finally:
+            browser.close()

@@ -1,0 +1,64 @@
+"""Figures: drawn by attnkit, in both languages, byte-identical across runs, no missing glyphs."""
+
+import re
+
+import pytest
+
+from attnkit.figures import FIGURES, figure, render_svg
+from book import DOCS, FIGURE, LANGS, ROOT, pages
+
+SITE = ROOT / "site"
+
+
+def referenced_ids(lang):
+    return {fig_id for page in pages(lang) for fig_id in FIGURE.findall((DOCS / lang / page).read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_referenced_figure_is_registered(lang):
+    unknown = sorted(referenced_ids(lang) - set(FIGURES))
+    assert not unknown, f"pages in docs/{lang} embed figures attnkit.figures does not define: {unknown}"
+
+
+def test_every_registered_figure_is_used():
+    unused = sorted(set(FIGURES) - referenced_ids("zh") - referenced_ids("en"))
+    assert not unused, f"figures no page embeds: {unused}"
+
+
+@pytest.mark.parametrize("fig_id", sorted(FIGURES))
+def test_figure_is_deterministic_and_labelled_per_language(fig_id):
+    zh, en = render_svg(fig_id, "zh"), render_svg(fig_id, "en")
+    assert render_svg(fig_id, "zh") == zh, f"{fig_id}: two renders differ"
+    assert zh != en, f"{fig_id}: the zh and en figures are identical (labels not translated?)"
+    assert b"<svg" in zh and b"<text" not in zh, "text should be drawn as outlines (svg.fonttype=path)"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_built_site_serves_the_current_figures(lang):
+    for fig_id in referenced_ids(lang):
+        built = SITE / ("en" if lang == "en" else "") / "figures" / f"{fig_id}.svg"
+        assert built.read_bytes() == render_svg(fig_id, lang), f"{built} is stale or missing"
+
+
+def test_missing_glyph_fails_loudly():
+    @figure("test-missing-glyph")
+    def broken(lang):
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots()
+        ax.set_title("\U000F0000")  # a private-use character no font draws
+        return fig
+
+    try:
+        with pytest.raises(RuntimeError, match="glyphs no installed font can draw"):
+            render_svg("test-missing-glyph", "zh")
+    finally:
+        FIGURES.pop("test-missing-glyph")
+
+
+def test_chinese_labels_use_a_cjk_font():
+    """A Chinese label renders through Noto Sans CJK, not DejaVu's empty boxes."""
+    from matplotlib import font_manager
+
+    path = font_manager.findfont(font_manager.FontProperties(family=["Noto Sans CJK SC"]), fallback_to_default=False)
+    assert re.search(r"NotoSansCJK|NotoSerifCJK", path), path

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Optional: PyTorch, only as a reference in tests/test_core.py (attnkit itself never uses it).
+# Installed only when a CPU wheel lies in pip's local find-links folder (as on our CI machines);
+# anywhere else a plain `pip install torch` could download several GB, so we skip and say so.
+set -uo pipefail
+python="$1"
+if "$python" -c "import torch" 2>/dev/null; then exit 0; fi
+wheel=$(ls "${PIP_FIND_LINKS:-/nonexistent}"/torch-*cpu*.whl 2>/dev/null | head -n 1)
+if [ -n "$wheel" ]; then
+  version=$(basename "$wheel" | cut -d- -f2)
+  echo "Installing PyTorch $version (local CPU wheel) for the reference tests"
+  "$python" -m pip install --quiet "torch==$version" || echo "PyTorch install failed: the PyTorch reference tests will be skipped."
+else
+  echo "No local PyTorch CPU wheel: the PyTorch reference tests will be skipped (pip install torch to run them)."
+fi
+exit 0

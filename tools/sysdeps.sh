@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Make sure the Debian packages the book needs are present; install them when we can (root + apt).
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fc-list 2>/dev/null | grep -q "Noto Sans CJK SC" || missing+=(fonts-noto-cjk)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fc-cache -f >/dev/null 2>&1 || true
+else
+  echo "Missing system packages: ${missing[*]}" >&2
+  echo "Install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}), then run make again." >&2
+  exit 1
+fi
