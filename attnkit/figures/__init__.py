@@ -69,5 +69,14 @@ def render_svg(fig_id: str, lang: str) -> bytes:
     return buffer.getvalue()
 
 
-# Importing the chapter modules registers their figures.
-from . import ch3  # noqa: E402,F401
+def _register_all() -> None:
+    """Import every module of this package whose name starts with ``ch`` or ``tour``: that registers its figures."""
+    import importlib
+    import pkgutil
+
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith(("ch", "tour")):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+_register_all()

@@ -7,9 +7,18 @@ Pages write a computation instead of typing its result, for example
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import numpy as np
 
 import attnkit
+
+# Make every submodule reachable as attnkit.<name> in pages (attnkit.toy, attnkit.rnn, ...),
+# except the figure module, which pages embed as pictures instead.
+for _info in pkgutil.iter_modules(attnkit.__path__):
+    if not _info.name.startswith("_") and _info.name != "figures":
+        importlib.import_module(f"attnkit.{_info.name}")
 
 
 def define_env(env):
