@@ -41,6 +41,7 @@ __all__ = [
     "random_tokens",
     "rnn_step",
     "rnn_forward",
+    "tanh_slopes",
     "first_token_jacobians",
     "first_token_influence",
     "first_token_change",
@@ -200,6 +201,23 @@ def rnn_forward(x, w_x, w_h, b, h_0=None):
     if h_0.shape != (w_h.shape[0],):
         raise ValueError(f"h_0 must have shape ({w_h.shape[0]},), got {h_0.shape}")
     return _forward(x, w_x, w_h, b, h_0)
+
+
+def tanh_slopes(x, w_x, w_h, b):
+    """``tanh'(a_t) = 1 - h_t**2`` at every step: how much each step squashes.
+
+    Shape (n, d_h), every entry in (0, 1]. A busy, saturated state (entries
+    near +-1) has slopes near 0 and lets little of the past through.
+
+    Example
+    -------
+    >>> w = init_rnn(2, 3, seed=0)
+    >>> s = tanh_slopes(random_tokens(4, 2), *w)
+    >>> s.shape, bool(np.all((s > 0) & (s <= 1)))
+    ((4, 3), True)
+    """
+    h = rnn_forward(x, w_x, w_h, b)                          # (n, d_h)
+    return 1.0 - h**2                                        # (n, d_h)
 
 
 # --------------------------------------------------------------------------

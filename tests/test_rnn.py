@@ -20,6 +20,7 @@ from attnkit.rnn import (
     rnn_forward,
     rnn_step,
     sequential_steps,
+    tanh_slopes,
 )
 
 
@@ -172,3 +173,10 @@ def test_counting_helpers():
 def test_bad_input_gives_a_clear_message(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_tanh_slopes(setup):
+    x, w = setup
+    s = tanh_slopes(x, *w)
+    np.testing.assert_allclose(s, 1 - rnn_forward(x, *w) ** 2)
+    assert s.shape == (7, 5) and np.all((s > 0) & (s <= 1))
