@@ -1,15 +1,23 @@
 import numpy as np
 from attnkit import scaled_dot_product_attention
-from attnkit.rnn import pairwise_connections, path_length, random_tokens, sequential_steps
+from attnkit.rnn import (pairwise_connections, path_length,
+                         random_tokens, sequential_steps)
 
-# One attention call scores every pair of a 6-word sentence at once: no loop over words.
-x = random_tokens(6, 8, seed=0)                  # (6, 8) six made-up word vectors
-out, weights = scaled_dot_product_attention(x, x, x)   # (6, 8) @ (8, 6) -> (6, 6) weights
-print("weights:", weights.shape, " every row sums to 1:", np.allclose(weights.sum(axis=1), 1))
+# One call scores every pair of a 6-word sentence: no loop over words.
+x = random_tokens(6, 8, seed=0)                # (6, 8) six word vectors
+out, weights = scaled_dot_product_attention(x, x, x)
+                                   # (6, 8) @ (8, 6) -> (6, 6) weights
+rows_ok = np.allclose(weights.sum(axis=1), 1)
+print("weights:", weights.shape, " each row sums to 1:", rows_ok)
 
 print()
-print("     n   RNN steps  attention steps   word 1 -> word n: RNN  attention   scores n*n")
+print("      n  |  steps in line   |  word 1 -> word n  |   scores")
+print("         |  RNN  attention  |  RNN   attention  |      n*n")
 for n in [6, 40, 1000, 100_000]:
-    print(f"{n:6d}   {sequential_steps(n, 'rnn'):9d}  {sequential_steps(n, 'attention'):15d}"
-          f"   {path_length(0, n - 1, 'rnn'):20d}  {path_length(0, n - 1, 'attention'):9d}"
-          f"   {pairwise_connections(n, 'attention'):10d}")
+    rnn_steps = sequential_steps(n, "rnn")
+    att_steps = sequential_steps(n, "attention")
+    rnn_hops = path_length(0, n - 1, "rnn")
+    att_hops = path_length(0, n - 1, "attention")
+    pairs = pairwise_connections(n, "attention")
+    print(f"{n:7d}  | {rnn_steps:6d} {att_steps:6d}    |"
+          f" {rnn_hops:6d} {att_hops:6d}     | {pairs:12,d}")
