@@ -12,7 +12,13 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: setup sysdeps serve build test bench clean
 
-setup: sysdeps $(VENV)/.installed node_modules/.installed
+setup: sysdeps $(VENV)/.installed node_modules/.installed .cache/pyodide/.verified
+
+# Pyodide + the official numpy wheel for the playground, fetched from npm and PyPI and checked
+# against the sha256 pins in tools/pyodide-manifest.json (cached in .cache/, never committed).
+.cache/pyodide/.verified: tools/vendor_pyodide.py tools/pyodide-manifest.json $(VENV)/.installed
+	$(BIN)/python tools/vendor_pyodide.py
+	touch $@
 
 # Debian packages: Chromium (browser tests, PDF) and Noto CJK (Chinese glyphs in figures).
 sysdeps:
@@ -41,6 +47,7 @@ test: build
 
 bench: setup
 	$(BIN)/python tools/bench.py
+	$(BIN)/python tools/bench_playground.py
 
 clean:
 	rm -rf site .cache test-artifacts

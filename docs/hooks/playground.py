@@ -1,0 +1,149 @@
+"""Build glue for the playground page (playground.md): Python in the reader's browser, offline.
+
+Adds to the site, at build time and never from a CDN:
+
+* ``assets/pyodide/``: the Pyodide core and the official numpy wheel, fetched and cached by
+  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json;
+* ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
+  module, which needs matplotlib);
+* ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
+* ``assets/playground/presets.json``: every listing in snippets/ (the playground's presets);
+* ``assets/playground/editor.js``: CodeMirror, bundled from node_modules with esbuild into
+  .cache/playground/ when tools/playground_editor.js or package-lock.json changes.
+
+It also puts a "run this in the browser" link under every listing fence of every page.
+A missing or altered file stops the build with a message that says which file and how to fix it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import posixpath
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+
+from mkdocs.config.config_options import ExtraScriptValue
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[2]
+SNIPPETS = ROOT / "snippets"
+ASSETS = ROOT / "overrides" / "assets" / "playground"
+EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
+EDITOR_BUNDLE = ROOT / ".cache" / "playground" / "editor.js"
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+PLAYGROUND_PAGE = "playground.md"
+LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
+
+# A listing: the one allowed fence form, with the snippet it includes.
+LISTING = re.compile(
+    r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python exec="on"[^\n]*\n'
+    r'(?P=indent)--8<--\s+"(?P<path>[^"]+\.py)"\s*\n'
+    r'(?P=indent)(?P=fence)[ \t]*$',
+    re.M,
+)
+
+
+def _vendor():
+    spec = importlib.util.spec_from_file_location("vendor_pyodide", ROOT / "tools" / "vendor_pyodide.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pyodide_files() -> dict[str, Path]:
+    vendor = _vendor()
+    try:
+        return vendor.verify()
+    except vendor.VendorError as error:
+        (vendor.CACHE / ".verified").unlink(missing_ok=True)  # so that `make setup` fetches again
+        raise PluginError(f"playground: {error}") from None
+
+
+def editor_bundle() -> Path:
+    """The CodeMirror bundle, rebuilt with esbuild when its entry or the npm lock file changed."""
+    sources = [EDITOR_ENTRY, ROOT / "package-lock.json"]
+    if EDITOR_BUNDLE.is_file() and all(EDITOR_BUNDLE.stat().st_mtime >= s.stat().st_mtime for s in sources):
+        return EDITOR_BUNDLE
+    if not ESBUILD.exists():
+        raise PluginError(
+            f"playground: {ESBUILD.relative_to(ROOT)} is missing, so the editor cannot be bundled. "
+            "Run `make setup` (it runs `npm ci`) to install the pinned packages from package-lock.json."
+        )
+    EDITOR_BUNDLE.parent.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(
+        [str(ESBUILD), str(EDITOR_ENTRY), "--bundle", "--format=esm", "--minify", "--legal-comments=none",
+         "--log-level=error", f"--outfile={EDITOR_BUNDLE}"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        raise PluginError(f"playground: esbuild could not bundle {EDITOR_ENTRY.relative_to(ROOT)}:\n{result.stderr}")
+    return EDITOR_BUNDLE
+
+
+def attnkit_zip() -> bytes:
+    """attnkit/**.py as a zip with fixed timestamps (same bytes for the same code)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted((ROOT / "attnkit").rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if name.startswith("attnkit/figures/"):
+                continue
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def presets() -> str:
+    listings = {
+        path.relative_to(SNIPPETS).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(SNIPPETS.rglob("*.py"), key=lambda p: p.relative_to(SNIPPETS).as_posix())
+    }
+    welcome = (ASSETS / "welcome.py").read_text(encoding="utf-8")
+    return json.dumps({"welcome": welcome, "listings": listings}, ensure_ascii=False, indent=1)
+
+
+def on_config(config):
+    config.extra_css.append("assets/playground/playground.css")
+    config.extra_javascript.append(ExtraScriptValue("assets/playground/loader.js"))
+    return config
+
+
+def on_files(files, config):
+    def add(site_path, **source):
+        existing = files.get_file_from_path(site_path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, site_path, **source))
+
+    for name, path in pyodide_files().items():
+        add(f"assets/pyodide/{name}", abs_src_path=str(path))
+    add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
+    add("assets/playground/attnkit.zip", content=attnkit_zip())
+    add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner
+    add("assets/playground/presets.json", content=presets())
+    return files
+
+
+def add_run_links(markdown: str, src_uri: str, lang: str) -> str:
+    """Put a link to the playground, opened with that listing, under every listing fence."""
+    target = posixpath.relpath(PLAYGROUND_PAGE, posixpath.dirname(src_uri) or ".")
+
+    def link(match):
+        indent, path = match["indent"], match["path"]
+        if not (SNIPPETS / path).is_file():
+            return match[0]  # pymdownx.snippets reports the missing file itself
+        return f'{match[0]}\n\n{indent}[{LINK_TEXT[lang]}]({target}?listing={path}){{ .pg-run-link }}\n'
+
+    return LISTING.sub(link, markdown)
+
+
+def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri == PLAYGROUND_PAGE:
+        return markdown
+    return add_run_links(markdown, page.file.src_uri, config.theme["language"])

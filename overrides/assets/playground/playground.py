@@ -1,0 +1,102 @@
+"""The playground's helper inside Pyodide: runs the reader's code and draws attention weights.
+
+    show(weights, tokens=None, keys=None, title=None)
+
+draws ``weights`` as a heatmap under the output: a (n_q, n_k) matrix, a (n,) row, or a stack
+(h, n_q, n_k) of heads. ``tokens`` labels the rows (the queries) and, unless ``keys`` is given,
+the columns too. ``show`` is already defined in the playground; ``from playground import show``
+also works. If the last line of the code is an expression whose value is such an array of
+numbers, it is drawn the same way; any other value is printed, as in a Python console.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import sys
+import traceback
+
+import numpy as np
+
+FILENAME = "main.py"
+MAX_CELLS = 64
+_emit = None
+
+
+def show(weights, tokens=None, keys=None, title=None):
+    """Draw attention weights as a heatmap: (n_k,), (n_q, n_k) or (h, n_q, n_k)."""
+    w = np.asarray(weights, dtype=float)
+    if w.ndim == 1:
+        w = w[None, :]                                   # (n_k,) -> (1, n_k)
+    if w.ndim == 2:
+        w = w[None]                                      # (n_q, n_k) -> (1, n_q, n_k)
+    if w.ndim != 3:
+        raise ValueError(f"show() draws 1-D, 2-D or 3-D (heads, n_q, n_k) arrays; got shape {np.shape(weights)}")
+    h, n_q, n_k = w.shape
+    if max(n_q, n_k) > MAX_CELLS or h > 16:
+        raise ValueError(f"show() draws at most 16 heads of {MAX_CELLS}x{MAX_CELLS}; got shape {w.shape}")
+    if not np.isfinite(w).all():
+        raise ValueError("show() needs finite numbers (no nan or inf)")
+    rows = _labels(tokens, n_q, "tokens")
+    cols = _labels(keys if keys is not None else (tokens if n_q == n_k or n_q == 1 else None), n_k, "keys")
+    if n_q == 1 and tokens is not None and keys is None and len(rows) == n_k:
+        rows = [""]
+    sys.stdout.flush()
+    _emit("heatmap", {"weights": w.tolist(), "rows": rows, "cols": cols, "title": "" if title is None else str(title)})
+
+
+def _labels(names, n, what):
+    if names is None:
+        return [str(i) for i in range(n)]
+    names = [str(x) for x in names]
+    if len(names) != n and not (what == "tokens" and n == 1):
+        raise ValueError(f"show(): {len(names)} {what} for {n} rows/columns of weights")
+    return names if len(names) == n else [""]
+
+
+def _looks_like_weights(value) -> bool:
+    if not isinstance(value, np.ndarray) or value.ndim not in (2, 3) or value.size == 0:
+        return False
+    return np.issubdtype(value.dtype, np.number) and max(value.shape[-2:]) <= MAX_CELLS
+
+
+def _run(code: str, emit) -> int:
+    """Run the reader's code in fresh globals; 0 if it finished, 1 if it raised."""
+    global _emit
+    _emit = emit
+    linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
+    namespace = {"__name__": "__main__", "__file__": FILENAME, "show": show}
+    try:
+        tree = ast.parse(code, FILENAME)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, FILENAME, "exec"), namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), FILENAME, "eval"), namespace)
+            if _looks_like_weights(value):
+                show(value)
+            elif value is not None:
+                print(repr(value))
+        return 0
+    except BaseException as error:  # SystemExit and KeyboardInterrupt too: report, keep the worker alive
+        sys.stdout.flush()
+        _report(error)
+        return 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+
+
+def _report(error: BaseException) -> None:
+    """A traceback that starts at the reader's code (the playground's own frames left out)."""
+    here = __file__
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == here:
+        tb = tb.tb_next
+    text = "".join(traceback.format_exception(type(error), error, tb))
+    _emit("error", {"text": text, "name": type(error).__name__})
+
+
+def _versions() -> dict:
+    import attnkit  # noqa: F401  (fails loudly here if the site's attnkit is missing)
+
+    return {"python": sys.version.split()[0], "numpy": np.__version__}

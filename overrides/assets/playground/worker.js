@@ -1,0 +1,66 @@
+// The playground's Python: Pyodide + NumPy + attnkit in a Web Worker, so the page never freezes.
+// Every file comes from the site itself. The page sends {type: "init", base} once (base = the
+// site root URL), then {type: "run", id, code}; Stop terminates this worker and starts a new one.
+/* global loadPyodide, importScripts */
+
+let ready = null;
+
+function post(message) {
+  self.postMessage(message);
+}
+
+async function init(base) {
+  const started = performance.now();
+  const since = () => Math.round(performance.now() - started);
+  const indexURL = new URL("assets/pyodide/", base).href;
+  post({ type: "progress", step: 1, of: 3, stage: "python" });
+  importScripts(indexURL + "pyodide.js");
+  const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
+  post({ type: "progress", step: 2, of: 3, stage: "numpy", ms: since() });
+  await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (m) => post({ type: "stderr", text: m + "\n" }) });
+  post({ type: "progress", step: 3, of: 3, stage: "attnkit", ms: since() });
+  const [kit, helper] = await Promise.all([
+    fetch(new URL("assets/playground/attnkit.zip", base)).then(ok),
+    fetch(new URL("assets/playground/playground.py", base)).then(ok),
+  ]);
+  pyodide.unpackArchive(await kit.arrayBuffer(), "zip", { extractDir: "/book" });
+  pyodide.FS.writeFile("/book/playground.py", await helper.text());
+  pyodide.setStdout({ batched: (text) => post({ type: "stdout", text: text + "\n" }) });
+  pyodide.setStderr({ batched: (text) => post({ type: "stderr", text: text + "\n" }) });
+  pyodide.globals.get("__import__")("sys").path.insert(0, "/book");
+  const playground = pyodide.pyimport("playground");
+  // A missing numpy wheel does not make loadPackage throw: prove that numpy imports.
+  const versions = playground._versions().toJs({ dict_converter: Object.fromEntries });
+  post({ type: "ready", ms: since(), versions });
+  return { pyodide, playground };
+}
+
+function ok(response) {
+  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+  return response;
+}
+
+async function run(id, code) {
+  const { playground } = await ready;
+  const started = performance.now();
+  const emit = (kind, payload) => {
+    const data = payload.toJs({ dict_converter: Object.fromEntries });
+    payload.destroy();
+    post({ type: kind, id, data });
+  };
+  const status = playground._run(code, emit);
+  post({ type: "done", id, ok: status === 0, ms: Math.round(performance.now() - started) });
+}
+
+self.onmessage = (event) => {
+  const message = event.data;
+  if (message.type === "init") {
+    ready = init(message.base);
+    ready.catch((error) => post({ type: "failed", text: String(error && error.message || error) }));
+  } else if (message.type === "run") {
+    run(message.id, message.code).catch((error) => {
+      post({ type: "stderr", id: message.id, text: String(error && error.message || error) + "\n" });
+      post({ type: "done", id: message.id, ok: false });
+    });
+  }
+};

@@ -1,0 +1,220 @@
+"""The playground: vendored Pyodide checked against its pins, run links under every listing, and
+Python (Pyodide + NumPy + attnkit) running in headless Chromium with nothing from outside."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+
+from book import ROOT, SNIPPETS, fences, pages
+
+SITE = ROOT / "site"
+CACHE = ROOT / ".cache" / "pyodide"
+MANIFEST = json.loads((ROOT / "tools" / "pyodide-manifest.json").read_text(encoding="utf-8"))
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+vendor = load("vendor_pyodide", ROOT / "tools" / "vendor_pyodide.py")
+
+
+# ---------------------------------------------------------------- vendored files and the build
+
+
+def test_vendored_pyodide_matches_the_manifest_and_the_official_lock():
+    files = vendor.verify()
+    assert set(files) == set(MANIFEST["files"])
+    lock = json.loads((CACHE / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert lock["info"]["version"] == MANIFEST["pyodide"]
+    numpy = lock["packages"]["numpy"]
+    assert MANIFEST["files"][numpy["file_name"]]["sha256"] == numpy["sha256"]
+
+
+@pytest.mark.parametrize("damage", ["missing", "altered"])
+def test_a_missing_or_altered_file_is_named_with_its_fix(tmp_path, damage):
+    for name in MANIFEST["files"]:
+        shutil.copy(CACHE / name, tmp_path / name)
+    victim = tmp_path / "pyodide.asm.js"
+    if damage == "missing":
+        victim.unlink()
+    else:
+        victim.write_bytes(victim.read_bytes() + b"\n// changed")
+    with pytest.raises(vendor.VendorError) as error:
+        vendor.verify(tmp_path)
+    message = str(error.value)
+    assert "pyodide.asm.js" in message and "make setup" in message and damage in message
+
+
+def test_the_site_serves_the_pinned_files_attnkit_and_every_listing():
+    for name, entry in MANIFEST["files"].items():
+        assert vendor.sha256(SITE / "assets" / "pyodide" / name) == entry["sha256"], name
+    for site in (SITE, SITE / "en"):
+        presets = json.loads((site / "assets" / "playground" / "presets.json").read_text(encoding="utf-8"))
+        listings = {p.relative_to(SNIPPETS).as_posix(): p.read_text(encoding="utf-8") for p in SNIPPETS.rglob("*.py")}
+        assert presets["listings"] == listings
+        with zipfile.ZipFile(site / "assets" / "playground" / "attnkit.zip") as z:
+            for name in z.namelist():
+                assert z.read(name) == (ROOT / name).read_bytes(), f"{name} in attnkit.zip differs from the repository"
+            assert "attnkit/core.py" in z.namelist()
+
+
+def test_every_listing_on_every_page_links_to_the_playground():
+    for lang in ("zh", "en"):
+        base = SITE / "en" if lang == "en" else SITE
+        for page in pages(lang):
+            text = (ROOT / "docs" / lang / page).read_text(encoding="utf-8")
+            includes = [line.split('"')[1] for f in fences(text) for line in f.body if "--8<--" in line]
+            stem = page.with_suffix("")
+            html_path = base.joinpath(*(stem.parts[:-1] if stem.name == "index" else stem.parts), "index.html")
+            html = html_path.read_text(encoding="utf-8")
+            links = re.findall(r'<a class="pg-run-link" href="([^"]+)">', html)
+            assert [link.split("listing=")[1] for link in links] == includes, html_path
+            for link in links:
+                target = (html_path.parent / link.split("?")[0]).resolve() / "index.html"
+                assert target == (base / "playground" / "index.html").resolve(), f"{html_path}: {link}"
+
+
+def test_run_links_are_relative_and_keep_indentation():
+    hook = load("playground_hook", ROOT / "docs" / "hooks" / "playground.py")
+    listing = next(SNIPPETS.rglob("*.py")).relative_to(SNIPPETS).as_posix()
+    source = f'    ```python exec="on" source="above" result="text"\n    --8<-- "{listing}"\n    ```\n'
+    out = hook.add_run_links(source, "ch9/page.md", "en")
+    assert out.startswith(source.rstrip("\n"))
+    assert f"```\n\n    [▶ Run this in your browser](../playground.md?listing={listing}){{ .pg-run-link }}\n" in out
+    assert f"(playground.md?listing={listing})" in hook.add_run_links(source, "index.md", "zh")
+
+
+# ---------------------------------------------------------------- in the browser
+
+LISTING = "ch3/softmax_cake.py"
+
+
+@pytest.fixture(scope="module")
+def playground():
+    from browser import launch, serve_site
+
+    with serve_site() as base, launch() as browser:
+        page = browser.new_page(1000, 900)
+        page.set_default_timeout(30000)
+        yield base, page
+        assert not page.outside, f"requests to outside the site: {page.outside}"
+        assert not page.errors, f"console errors: {page.errors}"
+
+
+def set_code(page, code: str) -> None:
+    page.click(".cm-content")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def run(page, key: bool = False) -> str:
+    runs = int(page.get_attribute("[data-playground]", "data-runs") or 0)
+    if key:
+        page.click(".cm-content")
+        page.keyboard.press("Control+Enter")
+    else:
+        page.click(".pg-run")
+    page.wait_for_selector(f"[data-playground][data-runs='{runs + 1}']")
+    return page.inner_text(".pg-output")
+
+
+def numbers_and_words(text: str):
+    return [float(x) for x in NUMBER.findall(text)], NUMBER.sub("#", text).split()
+
+
+@pytest.mark.browser
+def test_a_listing_prints_the_same_numbers_as_cpython(playground):
+    base, page = playground
+    start = time.monotonic()
+    page.goto(f"{base}/en/playground/?listing={LISTING}")
+    page.wait_for_selector(".cm-content")
+    assert "Run" in page.inner_text(".pg-run")
+    browser_out = run(page)
+    assert page.get_attribute("[data-playground]", "data-python") == "ready"
+    assert page.get_attribute("[data-playground]", "data-numpy") == "2.0.2"
+    assert page.inner_text(".pg-status").startswith("Finished in")
+    cpython = subprocess.run([sys.executable, SNIPPETS / LISTING], capture_output=True, text=True, check=True).stdout
+    got, words = numbers_and_words(browser_out)
+    want, want_words = numbers_and_words(cpython)
+    assert words == want_words
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert time.monotonic() - start < 30
+
+
+@pytest.mark.browser
+def test_stop_ends_an_endless_loop_and_the_next_run_works(playground):
+    base, page = playground
+    set_code(page, "print('looping')\nwhile True:\n    pass\n")
+    page.click(".pg-run")
+    page.wait_for_selector("text=looping")
+    time.sleep(0.5)
+    assert page.get_attribute("[data-playground]", "data-state") == "running"
+    assert page.evaluate("1 + 1") == 2  # the page still answers while Python loops
+    page.click(".pg-stop")
+    assert page.get_attribute("[data-playground]", "data-state") == "idle"
+    set_code(page, "import numpy as np\nfrom attnkit import softmax\nprint(softmax(np.zeros(4)))\n")
+    assert "[0.25 0.25 0.25 0.25]" in run(page, key=True)
+
+
+@pytest.mark.browser
+def test_a_valueerror_from_attnkit_is_a_readable_traceback(playground):
+    base, page = playground
+    set_code(page, "import numpy as np\nfrom attnkit import scaled_dot_product_attention\n"
+                   "scaled_dot_product_attention(np.ones((3, 4)), np.ones((3, 5)), np.ones((3, 4)))\n")
+    run(page)
+    trace = page.inner_text(".pg-traceback")
+    assert 'File "main.py", line 3' in trace
+    assert "attnkit" in trace
+    assert trace.strip().endswith("ValueError: q and k must have the same last dimension d_k: got q (3, 4) and k (3, 5)")
+    assert "playground.py" not in trace and "_pyodide" not in trace
+
+
+@pytest.mark.browser
+def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
+    base, page = playground
+    # The example draws its weights with show(): one 3x3 table with the tokens as labels.
+    page.goto(f"{base}/playground/")
+    page.wait_for_selector(".cm-content")
+    run(page)
+    table = page.locator("table.pg-heatmap")
+    assert table.count() == 1 and table.locator("tbody td").count() == 9
+    assert table.locator("tbody th").all_inner_texts() == ["the", "cat", "sat"]
+    # Share: the code goes into the address; opening that address shows the same code.
+    code = "print('shared 共享')\n"
+    set_code(page, code)
+    page.click(".pg-share")
+    shared = page.url
+    assert "/playground/#code=" in shared
+    page.goto(f"{base}/en/")
+    page.goto(shared)
+    page.wait_for_selector(".cm-content")
+    assert page.inner_text(".cm-content").strip() == code.strip()
+    # A chapter's "run this in the browser" link, through Material's instant navigation.
+    page.goto(f"{base}/ch3/softmax/")
+    page.click(f"a.pg-run-link[href$='listing={LISTING}']")
+    page.wait_for_selector(".cm-content")
+    assert "?listing=" + LISTING in page.url
+    assert "from attnkit import softmax" in page.inner_text(".cm-content")
+    # Escape then Tab leaves the editor (no keyboard trap).
+    page.click(".cm-content")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('cm-content')")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert not page.evaluate("document.activeElement.classList.contains('cm-content')")
