@@ -1,0 +1,83 @@
+"""The built book in headless Chromium, as a reader sees it: math, figures, language switch,
+Chinese search, dark mode and a phone-sized screen, with nothing loaded from outside."""
+
+from pathlib import Path
+
+import pytest
+
+from browser import launch, serve_site
+from book import ROOT, pages
+
+pytestmark = pytest.mark.browser
+SHOTS = ROOT / "test-artifacts" / "shots"
+
+
+@pytest.fixture(scope="module")
+def site():
+    with serve_site() as base, launch() as browser:
+        yield base, browser
+
+
+def url_of(lang, page: Path) -> str:
+    stem = page.with_suffix("")
+    parts = stem.parts[:-1] if stem.name == "index" else stem.parts
+    path = "/".join(parts)
+    return ("/en/" if lang == "en" else "/") + (path + "/" if path else "")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_page_renders_offline_without_errors(site, lang):
+    base, browser = site
+    page = browser.new_page()
+    for source in pages(lang):
+        page.goto(base + url_of(lang, source))
+        page.wait_for_load_state("networkidle")
+        raw_math = page.locator(".arithmatex:not(:has(.katex))").count()
+        assert raw_math == 0, f"{url_of(lang, source)}: {raw_math} formulas left unrendered"
+        broken = page.evaluate("[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+        assert not broken, f"{url_of(lang, source)}: images that did not load: {broken}"
+    assert not page.outside, f"requests to outside the site: {page.outside}"
+    assert not page.errors, f"console errors: {page.errors}"
+
+
+def test_language_switch_keeps_the_page(site):
+    base, browser = site
+    page = browser.new_page()
+    page.goto(base + "/ch3/softmax/")
+    page.locator(".md-header__option .md-select").hover()
+    page.get_by_role("link", name="English").click()
+    page.wait_for_url("**/en/ch3/softmax/")
+    assert page.locator("h1").inner_text().startswith("3.3 Softmax")
+    page.locator(".md-header__option .md-select").hover()
+    page.get_by_role("link", name="简体中文").click()
+    page.wait_for_url(lambda url: url.endswith("/ch3/softmax/") and "/en/" not in url)
+    assert not page.outside and not page.errors
+
+
+def test_chinese_search_finds_a_word_inside_a_sentence(site):
+    base, browser = site
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").fill("份额")
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(timeout=15000)
+    assert "softmax" in results.first.inner_text()
+    assert not page.outside and not page.errors
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("width", [375, 1280])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_softmax_page_fits_phone_and_dark_mode(site, lang, width, dark):
+    base, browser = site
+    page = browser.new_page(width=width, dark=dark)
+    page.goto(base + ("/en" if lang == "en" else "") + "/ch3/softmax/")
+    page.wait_for_load_state("networkidle")
+    scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    assert scheme == ("slate" if dark else "default")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"page scrolls sideways by {overflow}px at {width}px"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"test-{lang}-softmax-{width}-{'dark' if dark else 'light'}.png"), full_page=True)
+    assert not page.outside and not page.errors
