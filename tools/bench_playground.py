@@ -32,6 +32,7 @@ def build(target: Path) -> None:
 
 
 def measure(site: Path, runs: int) -> None:
+    """Cold-cache timings (the machine's load shows in them: compare runs on a quiet machine)."""
     listing = sorted(p.relative_to(ROOT / "snippets").as_posix() for p in (ROOT / "snippets").rglob("*.py"))[0]
     rows = []
     with serve_site(site) as base, launch() as browser:
@@ -49,8 +50,8 @@ def measure(site: Path, runs: int) -> None:
             page.wait_for_selector("[data-playground][data-runs='1']")
             result = time.perf_counter() - clicked
             rows.append((editor, ready, result))
-            if page.outside or page.errors:
-                print("outside requests:", page.outside, "console errors:", page.errors)
+            if page.outside:
+                print("requests to outside the site:", page.outside)
             page.context.close()
     print(f"playground, cold cache, {runs} runs (median; min-max), listing {listing}:")
     for i, label in enumerate(["page -> editor ready", "Run -> Python ready", "Run -> first result"]):

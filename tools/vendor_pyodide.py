@@ -74,7 +74,7 @@ def verify(cache: Path = CACHE) -> dict[str, Path]:
             raise VendorError(
                 f"Pyodide file altered: {shown(path)} has sha256 {actual}, "
                 f"but tools/pyodide-manifest.json pins {entry['sha256']}. "
-                f"To fix it, delete {shown(cache)}/ and {FIX}."
+                f"To fix it, {FIX} (it replaces the altered file)."
             )
         found[name] = path
     lock = json.loads((cache / "pyodide-lock.json").read_text(encoding="utf-8"))
