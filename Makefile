@@ -1,7 +1,10 @@
 # Seeing Attention · 看见注意力
 #   make serve   set everything up, then serve the book at http://127.0.0.1:8000 (live reload)
-#   make test    set everything up, build both languages, run every test
+#   make test    set everything up, build both languages and the PDFs, run every test
 #   make build   write the site: Chinese at site/, English at site/en/
+#   make pdf     build, then print the whole book to site/pdf/ (one PDF per language)
+#   make publish the deployable site/ (both languages + PDFs), as CI deploys it to GitHub Pages;
+#                SITE_URL=https://<user>.github.io/<repo>/ sets its public address
 #   make bench   print build times and page weights (figures, not assertions)
 
 PYTHON ?= python3
@@ -10,7 +13,7 @@ BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup sysdeps serve build test bench clean
+.PHONY: setup sysdeps serve build pdf publish test bench clean
 
 setup: sysdeps $(VENV)/.installed node_modules/.installed .cache/pyodide/.verified
 
@@ -42,7 +45,13 @@ build: setup
 serve: setup
 	$(BIN)/mkdocs serve -f mkdocs.yml -a 127.0.0.1:8000
 
-test: build
+# One PDF per language (tools/pdf.py prints each language's print page in headless Chromium).
+pdf: build
+	$(BIN)/python tools/pdf.py
+
+publish: pdf
+
+test: pdf
 	$(BIN)/python -m pytest
 
 bench: setup

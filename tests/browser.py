@@ -36,18 +36,35 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _PrefixHandler(_QuietHandler):
+    """Serves the site under a path prefix (as GitHub project pages do); 404 outside it."""
+
+    prefix = ""
+
+    def translate_path(self, path):
+        if self.prefix:
+            if not (path == self.prefix or path.startswith((self.prefix + "/", self.prefix + "?"))):
+                return ""  # nothing there: 404
+            path = path[len(self.prefix):] or "/"
+        return super().translate_path(path)
+
+
 @contextlib.contextmanager
-def serve_site(directory: Path = SITE):
-    """Serve ``directory`` on 127.0.0.1 at a free port; yield the base URL (no trailing slash)."""
+def serve_site(directory: Path = SITE, prefix: str = ""):
+    """Serve ``directory`` on 127.0.0.1 at a free port; yield the base URL (no trailing slash).
+
+    With ``prefix="/seeing-attention"`` the site lives under that path, as on GitHub project pages.
+    """
     if not (directory / "index.html").exists():
         raise RuntimeError(f"{directory} has no built site: run `make build` first.")
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+    prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
+    handler = functools.partial(type("Handler", (_PrefixHandler,), {"prefix": prefix}), directory=str(directory))
     socketserver.TCPServer.allow_reuse_address = True
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
-            yield f"http://127.0.0.1:{server.server_address[1]}"
+            yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
         finally:
             server.shutdown()
 

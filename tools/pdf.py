@@ -1,0 +1,177 @@
+"""Print the whole book, one PDF per language, from the built site.
+
+    python tools/pdf.py [--site site] [--lang zh en]
+
+Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
+in Debian's headless Chromium (Playwright), and writes site/pdf/seeing-attention-<lang>.pdf.
+Before printing it waits until KaTeX has rendered every formula, every figure has loaded and
+the fonts are ready, opens every folded answer, and checks that nothing was requested from
+outside the site. The table of contents gets page numbers in two passes: print, read where
+each contents link lands in the PDF, write the numbers in, print again (and check them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from pathlib import Path
+from urllib.parse import unquote
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+from browser import launch, serve_site  # noqa: E402
+from offline_pdf import PDF_NAMES  # noqa: E402  (docs/hooks/offline_pdf.py names the files)
+
+PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
+
+# True when the page is ready to print: math typeset, figures decoded, fonts loaded.
+READY = """() => {
+  const math = [...document.querySelectorAll('.arithmatex')];
+  const mathDone = math.every((el) => el.querySelector('.katex'));
+  const imgs = [...document.images];
+  const imgsDone = imgs.every((img) => img.complete);
+  return mathDone && imgsDone && document.fonts.status === 'loaded';
+}"""
+
+PREPARE = """() => {
+  document.querySelectorAll('details').forEach((d) => d.setAttribute('open', ''));
+  // Links inside the book become links inside the PDF: same-page anchors are made plain '#id'
+  // (a PDF viewer cannot follow a link back to the local server that printed it).
+  const here = location.origin + location.pathname;
+  const leaks = [];
+  for (const a of document.querySelectorAll('#print-site-page a[href]')) {
+    const url = new URL(a.getAttribute('href'), location.href);
+    if (url.origin !== location.origin) continue;
+    if (url.origin + url.pathname === here && url.hash) a.setAttribute('href', url.hash);
+    else if (!a.closest('.screen-only')) leaks.push(a.getAttribute('href'));
+  }
+  // Contents entries: title, dotted leader, page number (filled in after the first pass).
+  const entries = [...document.querySelectorAll('#print-page-toc a[href^="#"]')];
+  for (const a of entries) {
+    if (a.querySelector('.toc-title')) continue;
+    const title = document.createElement('span');
+    title.className = 'toc-title';
+    title.append(...a.childNodes);
+    const leader = document.createElement('span');
+    leader.className = 'toc-leader';
+    const number = document.createElement('span');
+    number.className = 'toc-page';
+    a.append(title, leader, number);
+  }
+  return {anchors: entries.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))), leaks};
+}"""
+
+BROKEN = """() => {
+  const problems = [];
+  for (const img of document.images) {
+    if (img.complete && img.naturalWidth === 0) problems.push('figure did not load: ' + img.getAttribute('src'));
+  }
+  for (const el of document.querySelectorAll('.katex-error')) problems.push('KaTeX error: ' + el.textContent);
+  return problems;
+}"""
+
+SET_NUMBERS = """(numbers) => {
+  document.querySelectorAll('#print-page-toc a[href^="#"]').forEach((a) => {
+    const n = numbers[decodeURIComponent(a.getAttribute('href').slice(1))];
+    a.querySelector('.toc-page').textContent = n === undefined ? '' : String(n);
+  });
+}"""
+
+
+def _dest_name(value) -> str:
+    """'/ch3-softmax' or '/index-%E5%B0%8F' (a PDF name) -> 'ch3-softmax', 'index-小'."""
+    return unquote(str(value).removeprefix("/"))
+
+
+def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None]]]:
+    """Where the PDF's named destinations are, and every internal link in it.
+
+    Returns ({anchor: 1-based page}, [(page of the link, anchor, page it leads to or None)]).
+    """
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    named = {_dest_name(name): reader.get_destination_page_number(dest) + 1
+             for name, dest in reader.named_destinations.items()}
+    links = []
+    for number, page in enumerate(reader.pages, 1):
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            dest = annot.get("/Dest")
+            action = annot.get("/A")
+            if dest is None and action is not None and action.get("/S") == "/GoTo":
+                dest = action.get("/D")
+            if dest is not None and not isinstance(dest, list):
+                links.append((number, _dest_name(dest), named.get(_dest_name(dest))))
+    return named, links
+
+
+def print_language(browser, base: str, lang: str, out: Path) -> dict:
+    page = browser.new_page(1280, 900)
+    failed: list[str] = []
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.goto(base + PRINT_PAGE[lang])
+    page.wait_for_load_state("load")
+    page.wait_for_function(READY, timeout=60_000, polling=100)
+    page.emulate_media(media="print")
+    prepared = page.evaluate(PREPARE)
+    anchors = prepared["anchors"]
+    page.wait_for_function(READY, timeout=60_000, polling=100)
+    problems = page.evaluate(BROKEN)
+    if not anchors:
+        problems.append("the table of contents has no entries")
+    problems += [f"link to the local site that the PDF cannot follow: {href}" for href in prepared["leaks"]]
+    if page.outside:
+        problems.append(f"requests to outside the site: {page.outside}")
+    problems += [f"failed to load: {url}" for url in failed]
+    if page.errors:
+        problems.append(f"errors in the page: {page.errors}")
+    if problems:
+        raise SystemExit(f"{lang}: not printing a broken book:\n  " + "\n  ".join(problems))
+
+    options = dict(format="A4", print_background=True, prefer_css_page_size=True, outline=True, tagged=True)
+    numbers: dict[str, int] = {}
+    for attempt in range(4):
+        pdf = page.pdf(**options)
+        where, _ = internal_links(pdf)
+        missing = [a for a in anchors if a not in where]
+        if missing:
+            raise SystemExit(f"{lang}: contents links that lead nowhere in the PDF: {missing}")
+        found = {a: where[a] for a in anchors}
+        if found == numbers:
+            break
+        numbers = found
+        page.evaluate(SET_NUMBERS, numbers)
+    else:
+        raise SystemExit(f"{lang}: contents page numbers did not settle: {numbers}")
+    path = out / PDF_NAMES[lang]
+    path.write_bytes(pdf)
+    page.close()
+    return {"path": path, "bytes": len(pdf), "contents": numbers}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    parser.add_argument("--lang", nargs="+", default=list(PRINT_PAGE), choices=list(PRINT_PAGE))
+    args = parser.parse_args()
+    out = args.site / "pdf"
+    out.mkdir(parents=True, exist_ok=True)
+    with serve_site(args.site) as base, launch() as browser:
+        for lang in args.lang:
+            start = time.perf_counter()
+            result = print_language(browser, base, lang, out)
+            from pypdf import PdfReader
+
+            pages = len(PdfReader(result["path"]).pages)
+            print(f"{result['path'].relative_to(ROOT) if result['path'].is_relative_to(ROOT) else result['path']}: "
+                  f"{pages} pages, {result['bytes'] / 1024:.0f} KiB, {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
