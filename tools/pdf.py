@@ -48,6 +48,19 @@ PREPARE = """() => {
     if (url.origin + url.pathname === here && url.hash) a.setAttribute('href', url.hash);
     else if (!a.closest('.screen-only')) leaks.push(a.getAttribute('href'));
   }
+  // A chapter whose first page is its own index page (same title): print that title once,
+  // and list it once in the contents (the chapter entry leads to it).
+  for (const chapter of document.querySelectorAll('#print-site-page section.md-section')) {
+    const heading = chapter.querySelector(':scope > h1');
+    const first = chapter.querySelector(':scope > section.print-page');
+    const firstTitle = first && first.querySelector(':scope > h1');
+    const text = (h) => { const c = h.cloneNode(true); c.querySelectorAll('.headerlink').forEach((x) => x.remove()); return c.textContent.trim(); };
+    if (!heading || !firstTitle || text(heading) !== text(firstTitle)) continue;
+    heading.remove();
+    for (const a of document.querySelectorAll('#print-page-toc a')) {
+      if (new URL(a.href, location.href).hash === '#' + first.id) a.closest('li').remove();
+    }
+  }
   // Contents entries: title, dotted leader, page number (filled in after the first pass).
   const entries = [...document.querySelectorAll('#print-page-toc a[href^="#"]')];
   for (const a of entries) {
