@@ -1,0 +1,124 @@
+"""Write the data of the interactive widgets as JSON, computed by attnkit, for this language.
+
+Each file is served at ``data/widgets/<name>.json`` (never committed) and read by the
+ES modules in overrides/assets/widgets/. The widgets compute nothing themselves, except the
+"your own sentence" widget, which runs the toy model's rules (exported here as ``toy.json``)
+and is tested against attnkit in tests/test_widgets.py.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+
+import numpy as np
+from mkdocs.structure.files import File
+
+from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
+from attnkit import toy
+from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
+
+log = logging.getLogger("mkdocs.hooks.widgets")
+
+PE_POSITIONS, PE_D_MODEL = 50, 16          # the positional-encoding explorer's table
+DIVISORS = np.geomspace(0.25, 8.0, 31)     # the four-steps slider: scores are divided by these
+
+
+def _list(a) -> list:
+    return np.asarray(a, dtype=float).tolist()
+
+
+def sentence_data(sentence_id: str, lang: str) -> dict:
+    """One tour sentence: tokens, and each step's weights (n, n) and output (n, d_model)."""
+    r, focus, step = tour_sentence(sentence_id, lang)
+    return {
+        "id": sentence_id, "text": TOUR_SENTENCES[sentence_id].text[lang], "tokens": r.tokens,
+        "known": r.known, "focus": focus, "step": step,
+        "steps": [{"weights": _list(s.weights), "out": _list(s.out)} for s in r.steps],
+    }
+
+
+def example_data(key: str) -> dict:
+    """One of attnkit.toy.SENTENCES (in its own language), in the same form as sentence_data."""
+    example = toy.SENTENCES[key]
+    r = toy.attend(example.text, example.lang)
+    return {
+        "id": key, "text": example.text, "tokens": r.tokens, "known": r.known,
+        "focus": r.index(example.focus), "step": example.step,
+        "steps": [{"weights": _list(s.weights), "out": _list(s.out)} for s in r.steps],
+    }
+
+
+def toy_data(lang: str) -> dict:
+    """The toy model's rules (for the reader's own sentence) and the tour's sentences."""
+    return {
+        "lang": lang,
+        "features": toy.FEATURES,
+        "feature_names": toy.FEATURE_NAMES[lang],
+        "lexicon": {word: [toy.FEATURES.index(f) for f in feats] for word, feats in toy.LEXICON[lang].items()},
+        "max_tokens": toy.MAX_TOKENS,
+        "steps": [{"w_q": _list(w_q), "w_k": _list(w_k), "w_v": _list(w_v)} for w_q, w_k, w_v in toy.STEPS.values()],
+        # the tour's examples (same ids in both languages), then the toy's own named sentences
+        "sentences": {
+            **{key: example_data(key) for key, e in toy.SENTENCES.items() if e.lang == lang and key not in TOUR_SENTENCES},
+            **{sid: sentence_data(sid, lang) for sid in TOUR_SENTENCES},
+        },
+    }
+
+
+def steps_data(lang: str) -> dict:
+    """The four steps for one query word, for every divisor on the slider."""
+    examples = []
+    for sid in ("cat-ball-fun", "apple-fruit"):
+        r, i, step = tour_sentence(sid, lang)
+        s = r.steps[step - 1]
+        q, k, v = s.q[i], s.k, s.v                               # (d_k,), (n, d_k), (n, d_model)
+        d_k = q.shape[-1]
+        divisors = np.union1d(DIVISORS, [math.sqrt(d_k)])       # the slider includes sqrt(d_k) exactly
+        grid = []
+        for tau in divisors:
+            out, w = scaled_dot_product_attention(q[None], k, v, scale=1.0 / tau)   # (1, d_model), (1, n)
+            grid.append({"divisor": float(tau), "is_sqrt_d_k": bool(tau == math.sqrt(d_k)),
+                         "scaled": _list(q @ k.T / tau), "weights": _list(w[0]),
+                         "weight_sum": float(w[0].sum()), "out": _list(out[0])})
+        examples.append({
+            "id": sid, "label": r.tokens[i], "round": step, "tokens": r.tokens, "d_k": d_k,
+            "q": _list(q), "k": _list(k), "v": _list(v), "scores": _list(s.scores[i]),
+            "feature_names": toy.FEATURE_NAMES[lang], "grid": grid,
+            "default": int(np.flatnonzero(divisors == math.sqrt(d_k))[0]),
+        })
+    return {"examples": examples}
+
+
+def heads_data(lang: str) -> dict:
+    """Four heads on one sentence: each head's weights (n, n)."""
+    r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
+    focus = r.tokens.index(TOUR_SENTENCES["cat-ball-fun"].focus[lang])
+    return {"tokens": r.tokens, "focus": focus, "names": HEAD_NAMES[lang], "ids": list(HEADS),
+            "weights": _list(r.weights), "concat_shape": list(r.concat.shape),
+            "head_shape": list(r.outs.shape[1:])}
+
+
+def positions_data(lang: str) -> dict:
+    """The sinusoidal positional encoding and the dot products between positions."""
+    pe = sinusoidal_positional_encoding(PE_POSITIONS, PE_D_MODEL)   # (n, d_model)
+    sim = pe @ pe.T                                                 # (n, d_model) @ (d_model, n) -> (n, n)
+    dims = [{"fn": "sin" if j % 2 == 0 else "cos", "two_i": j - j % 2} for j in range(PE_D_MODEL)]
+    return {"d_model": PE_D_MODEL, "pe": _list(pe), "sim": _list(sim), "dims": dims}
+
+
+BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data}
+
+
+def widget_data(name: str, lang: str) -> dict:
+    return BUILDERS[name](lang)
+
+
+def on_files(files, config):
+    lang = config.theme["language"]
+    for name, build in BUILDERS.items():
+        content = json.dumps(build(lang), ensure_ascii=False, separators=(",", ":"))
+        files.append(File.generated(config, f"data/widgets/{name}.json", content=content))
+    log.info("widget data (%s): %s", lang, ", ".join(BUILDERS))
+    return files

@@ -1,0 +1,53 @@
+// Widget 3: heads. One sentence, four heads (four small tables), side by side or one at a time.
+// <div data-widget="heads">
+import { choiceGroup, el, liveRegion, loadData, pct, t } from "./common.js";
+
+export async function mount(root) {
+  const data = await loadData("heads");
+  const H = data.weights.length;
+  const state = { i: data.focus, mode: 0, head: 0 };
+  const live = liveRegion();
+  const mode = choiceGroup({
+    labels: [t("allHeads"), t("oneHead")], label: t("head"), className: "attn-mode",
+    onSelect: (m) => { state.mode = m; draw(); },
+  });
+  const headPick = choiceGroup({
+    labels: data.names.map((name, h) => `${h + 1}`), label: t("head"), className: "attn-headpick",
+    onSelect: (h) => { state.head = h; draw(); },
+  });
+  headPick.buttons.forEach((b, h) => b.setAttribute("aria-label", t("headTitle", { n: h + 1, name: data.names[h] })));
+  const words = choiceGroup({
+    labels: data.tokens, selected: state.i, label: t("pickWord"), className: "attn-tokens",
+    onSelect: (i) => { state.i = i; draw(); },
+  });
+  const grid = el("div", { class: "attn-heads" });
+  root.append(
+    el("div", { class: "attn-widget__controls" }, mode.element, headPick.element),
+    el("p", { class: "attn-label" }, t("pickWord")), words.element, grid,
+    el("p", { class: "attn-hint" }, t("concat", { n: data.tokens.length, h: H, d: data.head_shape[1], total: data.concat_shape[1] })),
+    live);
+
+  function table(h) {
+    const w = data.weights[h][state.i];
+    const rows = data.tokens.map((tok, j) => el("li", { class: "attn-headrow", "data-to": j, "data-weight": w[j] },
+      el("span", { class: "attn-headrow__tok", dir: "auto" }, tok),
+      el("span", { class: "attn-bar", style: `--w:${w[j]}` }),
+      el("span", { class: "attn-num" }, pct(w[j]))));
+    return el("section", { class: "attn-head", "data-head": h, "aria-label": t("headTitle", { n: h + 1, name: data.names[h] }) },
+      el("h4", {}, t("headTitle", { n: h + 1, name: data.names[h] })), el("ol", {}, rows));
+  }
+
+  function draw() {
+    headPick.element.hidden = state.mode === 0;
+    const shown = state.mode === 0 ? [...Array(H).keys()] : [state.head];
+    grid.classList.toggle("is-single", state.mode === 1);
+    grid.replaceChildren(...shown.map(table));
+    const word = data.tokens[state.i];
+    live.textContent = shown.map((h) => {
+      const w = data.weights[h][state.i];
+      const top = w.indexOf(Math.max(...w));
+      return `${t("headTitle", { n: h + 1, name: data.names[h] })}: ${word} → ${data.tokens[top]} ${pct(w[top])}`;
+    }).join("; ");
+  }
+  draw();
+}

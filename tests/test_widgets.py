@@ -1,0 +1,383 @@
+"""The interactive widgets: their data comes from attnkit, every page that embeds one also
+prints a static figure, and in headless Chromium they draw attnkit's numbers, answer clicks,
+taps and keys, survive instant navigation and hostile input, with no errors and nothing
+loaded from outside."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import importlib.util
+import math
+import os
+import re
+import time
+
+import numpy as np
+import pytest
+
+from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding, toy
+from attnkit.toy_heads import TOUR_SENTENCES, attend_heads, tour_sentence
+from book import DOCS, LANGS, ROOT, pages
+
+WIDGETS = ROOT / "overrides" / "assets" / "widgets"
+SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))   # a site built elsewhere (-d), if set
+EMBED = re.compile(r'<div class="attn-widget screen-only" data-widget="(?P<name>[a-z-]+)"[^>]*></div>')
+
+
+def load_hook():
+    spec = importlib.util.spec_from_file_location("widgets_hook", ROOT / "docs" / "hooks" / "widgets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hook = load_hook()
+
+
+# --------------------------------------------------------------------------
+# sources and data (no browser)
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_embedded_widget_exists_and_has_a_printed_figure(lang):
+    problems = []
+    for page in pages(lang):
+        text = (DOCS / lang / page).read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if "data-widget=" in line and not EMBED.search(line):
+                problems.append(f"{page}: a widget must be embedded as <div class=\"attn-widget screen-only\" data-widget=...></div>: {line}")
+        for match in EMBED.finditer(text):
+            name = match["name"]
+            if not (WIDGETS / f"{name}.js").is_file():
+                problems.append(f"{page}: unknown widget {name!r}")
+            after = text[match.end():match.end() + 400]
+            if not re.match(r'\s*<div class="print-only" markdown>\s*!\[[^\]]+\]\((?:\.\./)*figures/[a-z0-9-]+\.svg\)', after):
+                problems.append(f"{page}: widget {name!r} is not followed by a print-only figure")
+    assert not problems, "\n".join(problems)
+
+
+def test_widget_scripts_type_no_numbers_and_load_nothing_from_outside():
+    for path in WIDGETS.glob("*.js"):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"\[\s*-?\d+\.\d+\s*,", source), f"{path.name}: a hand-typed array of numbers"
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", source), f"{path.name}: an outside URL"
+        assert "innerHTML" not in source and "insertAdjacentHTML" not in source, f"{path.name}: parses text as HTML"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_widget_data_is_attnkits(lang):
+    data = hook.toy_data(lang)
+    for key, example in toy.SENTENCES.items():
+        if example.lang == lang and key not in TOUR_SENTENCES:
+            r = toy.attend(example.text, lang)
+            np.testing.assert_array_equal(data["sentences"][key]["steps"][1]["weights"], r.weights)
+            assert data["sentences"][key]["tokens"][data["sentences"][key]["focus"]] == example.focus
+    for sid in TOUR_SENTENCES:
+        s = data["sentences"][sid]
+        r, focus, step = tour_sentence(sid, lang)
+        assert s["tokens"] == r.tokens and s["focus"] == focus and s["step"] == step
+        for mine, theirs in zip(s["steps"], r.steps):
+            np.testing.assert_array_equal(mine["weights"], theirs.weights)
+            np.testing.assert_array_equal(mine["out"], theirs.out)
+    for mine, theirs in zip(data["steps"], toy.STEPS.values()):
+        for key, w in zip(("w_q", "w_k", "w_v"), theirs):
+            np.testing.assert_array_equal(mine[key], w)
+    steps = hook.steps_data(lang)
+    for ex in steps["examples"]:
+        r, i, step = tour_sentence(ex["id"], lang)
+        s = r.steps[step - 1]
+        default = ex["grid"][ex["default"]]
+        assert default["divisor"] == math.sqrt(ex["d_k"])
+        np.testing.assert_allclose(default["weights"], s.weights[i], rtol=0, atol=1e-15)
+        for g in ex["grid"]:
+            out, w = scaled_dot_product_attention(s.q[i][None], s.k, s.v, scale=1 / g["divisor"])
+            np.testing.assert_array_equal(g["weights"], w[0])
+            np.testing.assert_array_equal(g["out"], out[0])
+    heads = hook.heads_data(lang)
+    np.testing.assert_array_equal(heads["weights"], attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang).weights)
+    pos = hook.positions_data(lang)
+    pe = sinusoidal_positional_encoding(hook.PE_POSITIONS, hook.PE_D_MODEL)
+    np.testing.assert_array_equal(pos["pe"], pe)
+    np.testing.assert_allclose(pos["sim"], pe @ pe.T)
+
+
+def test_positional_dot_product_depends_only_on_distance():
+    """What the positions widget shows: PE[a] . PE[a + d] is the same for every a."""
+    sim = np.array(hook.positions_data("zh")["sim"])
+    for d in range(0, 20):
+        diagonal = np.diagonal(sim, offset=d)
+        np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-12)
+
+
+# --------------------------------------------------------------------------
+# in the browser
+# --------------------------------------------------------------------------
+
+browser_only = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site():
+    from browser import launch, serve_site
+
+    with serve_site(SITE) as base, launch() as browser:
+        yield base, browser
+
+
+def open_tour(site, lang="zh", width=1280, dark=False):
+    base, browser = site
+    page = browser.new_page(width=width, dark=dark)
+    page.goto(base + ("/en/tour/" if lang == "en" else "/tour/"))
+    page.wait_for_function("document.querySelectorAll('[data-widget]').length > 0 && "
+                           "[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    return page
+
+
+def drawn_weights(widget) -> list[float]:
+    lines = widget.locator("line.attn-link")
+    return [float(lines.nth(j).get_attribute("data-weight")) for j in range(lines.count())]
+
+
+def texts(locator) -> list[str]:
+    return locator.evaluate_all("es => es.map(e => e.textContent)")
+
+
+def pct(x):
+    return f"{100 * x:.1f}%"
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_click_a_word(site, lang):
+    page = open_tour(site, lang)
+    widget = page.locator('[data-widget="click-a-word"]')
+    r, focus, step = tour_sentence("cat-ball-fun", lang)
+    tokens = widget.locator(".attn-tokens .attn-choice")
+    assert tokens.all_inner_texts() == r.tokens
+    assert tokens.nth(focus).get_attribute("aria-checked") == "true"
+    np.testing.assert_allclose(drawn_weights(widget), r.steps[1].weights[focus], atol=1e-12)
+    widths = [float(w) for w in widget.locator("line.attn-link").evaluate_all("ls => ls.map(l => l.getAttribute('stroke-width'))")]
+    assert int(np.argmax(widths)) == int(np.argmax(r.steps[1].weights[focus]))
+
+    # exact percentages on demand
+    assert widget.locator(".attn-pct").count() == 0
+    widget.locator(".attn-check input").check()
+    assert texts(widget.locator(".attn-pct")) == [pct(w) for w in r.steps[1].weights[focus]]
+
+    # click another word (a tap is a click), then move with the keyboard
+    tokens.nth(0).click()
+    np.testing.assert_allclose(drawn_weights(widget), r.steps[1].weights[0], atol=1e-12)
+    tokens.nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    assert tokens.nth(1).get_attribute("aria-checked") == "true"
+    assert page.evaluate("document.activeElement.textContent") == r.tokens[1]
+    np.testing.assert_allclose(drawn_weights(widget), r.steps[1].weights[1], atol=1e-12)
+
+    # round 1, and the mix bar
+    widget.locator(".attn-rounds .attn-choice").nth(0).click()
+    np.testing.assert_allclose(drawn_weights(widget), r.steps[0].weights[1], atol=1e-12)
+    segments = widget.locator(".attn-seg")
+    np.testing.assert_allclose(segments.evaluate_all("s => s.map(e => parseFloat(e.dataset.weight))"), r.steps[0].weights[1], atol=1e-12)
+    np.testing.assert_allclose(segments.evaluate_all("s => s.map(e => parseFloat(e.style.flexGrow))"), r.steps[0].weights[1], atol=1e-6)
+    label = widget.locator(".attn-tokens").get_attribute("aria-label")
+    assert label == ("点一个词，看它把注意力分给谁" if lang == "zh" else "Pick a word to see where its attention goes")
+    assert not page.errors and not page.outside
+
+
+@browser_only
+def test_switch_scene_heads_and_steps(site):
+    page = open_tour(site, "zh")
+    scene = page.locator('[data-widget="switch-scene"]')
+    for k, sid in enumerate(["apple-fruit", "apple-launch", "apple-fruit"]):
+        if k:
+            scene.locator(".attn-scenes .attn-choice").nth(0 if sid == "apple-fruit" else 1).click()
+        r, i, step = tour_sentence(sid, "zh")
+        assert scene.locator(".attn-tokens .attn-choice").all_inner_texts() == r.tokens
+        assert scene.locator(".attn-sentence").inner_text() == TOUR_SENTENCES[sid].text["zh"]
+        np.testing.assert_allclose(drawn_weights(scene), r.steps[step - 1].weights[i], atol=1e-12)
+
+    heads = page.locator('[data-widget="heads"]')
+    h = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text["zh"], "zh")
+    assert heads.locator(".attn-head").count() == 4
+    heads.locator(".attn-tokens .attn-choice").nth(1).click()          # 追着
+    for k in range(4):
+        rows = heads.locator(f'.attn-head[data-head="{k}"] .attn-headrow')
+        got = rows.evaluate_all("rs => rs.map(r => parseFloat(r.dataset.weight))")
+        np.testing.assert_allclose(got, h.weights[k, 1], atol=1e-12)
+        assert rows.locator(".attn-num").all_inner_texts() == [pct(w) for w in h.weights[k, 1]]
+    heads.locator(".attn-mode .attn-choice").nth(1).click()
+    heads.locator(".attn-headpick .attn-choice").nth(2).click()
+    assert heads.locator(".attn-head").count() == 1
+    assert heads.locator('.attn-head[data-head="2"]').count() == 1
+
+    steps = page.locator('[data-widget="four-steps"]')
+    r, i, step = tour_sentence("cat-ball-fun", "zh")
+    s = r.steps[step - 1]
+    assert steps.locator('[data-role="score"]').all_inner_texts() == [f"{x:.3f}" for x in s.scores[i]]
+    assert steps.locator('input[type="range"]').is_hidden()
+    steps.locator(".attn-steps__tabs .attn-choice").nth(2).click()       # softmax
+    assert steps.locator('[data-role="weight"] .attn-num').all_inner_texts() == [pct(w) for w in s.weights[i]]
+    slider = steps.locator('input[type="range"]')
+    top = int(np.argmax(s.weights[i]))
+    for index in (0, int(slider.get_attribute("max"))):
+        slider.fill(str(index))
+        divisor = hook.steps_data("zh")["examples"][0]["grid"][index]["divisor"]
+        _, w = scaled_dot_product_attention(s.q[i][None], s.k, s.v, scale=1 / divisor)
+        assert steps.locator('[data-role="weight"] .attn-num').all_inner_texts() == [pct(x) for x in w[0]]
+        if index == 0:
+            assert w[0][top] > s.weights[i][top]                          # smaller divisor: sharper
+        else:
+            assert w[0][top] < s.weights[i][top]                          # bigger divisor: flatter
+    page.keyboard.press("ArrowLeft")                                      # the slider has focus: keys move it
+    assert slider.input_value() == str(int(slider.get_attribute("max")) - 1)
+    steps.locator(".attn-steps__nav button").nth(1).click()              # next: the weighted sum
+    out = steps.locator('[data-role="out"]').inner_text()
+    assert "[" in out and steps.locator('[data-role="out"]').is_visible()
+    assert not page.errors and not page.outside
+
+
+@browser_only
+def test_positions_explorer(site):
+    page = open_tour(site, "en")
+    widget = page.locator('[data-widget="positions"]')
+    pe = sinusoidal_positional_encoding(hook.PE_POSITIONS, hook.PE_D_MODEL)
+    sliders = widget.locator('input[type="range"]')
+    sliders.nth(0).fill("10")
+    sliders.nth(1).fill("25")
+    sliders.nth(2).fill("5")
+    assert f"= {pe[10] @ pe[25]:.4f}".replace("-", "−") in widget.locator('[data-role="sim"]').inner_text()
+    assert widget.locator('[data-role="pe-a"]').inner_text().endswith(f"{pe[10, 5]:.4f}".replace("-", "−"))
+    assert "cos" in widget.locator('[data-role="pe-a"]').inner_text()
+    pairs = widget.locator('[data-role="pairs"] li').all_inner_texts()
+    assert len(pairs) >= 2
+    for text in pairs:
+        a, b = map(int, re.findall(r"PE\[(\d+)\]", text))
+        assert b - a == 15 and text.endswith(f"{pe[a] @ pe[b]:.4f}".replace("-", "−"))
+    assert not page.errors and not page.outside
+
+
+# Sentences whose tokens and weights the JavaScript port must reproduce exactly.
+PORT_CASES = {
+    "zh": ["小猫追着球跑，因为它很好玩。", "小狗追着球跑，因为它饿了。", "苹果发布会上发布了新手机。",
+           "水果摊的苹果又甜又脆", "它🐱饿了", "小猫 likes 球 123", "שלום 它 عالم", "<script>alert(1)</script>",
+           "猫‍猫\u200b跑了", "因为因为因为", "Ｅｍｏｊｉ 👩‍👩‍👧 它"],
+    "en": ["The kitten chased the ball because it was fun.", "The animal didn't cross the street because it was too tired.",
+           "Apple’s new phone", "THE DOG CHASED IT", "it's 2 fun", "<img src=x onerror=alert(1)>", "مرحبا it", "café it ñ",
+           "hungry hungry it", "emoji 🍎 apple"],
+}
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_javascript_port_of_the_toy_model_matches_attnkit(site, lang):
+    page = open_tour(site, lang)
+    texts = PORT_CASES[lang] + ["", " ，。!? ", " ".join(["word"] * 500)]
+    results = page.evaluate("""async (texts) => {
+        const toy = await import(new URL('assets/widgets/toy.js', document.baseURI.replace(/tour\\/$/, '')).href);
+        const model = await (await fetch(new URL('data/widgets/toy.json', document.baseURI.replace(/tour\\/$/, '')).href)).json();
+        return texts.map((text) => {
+            try { return toy.attend(text, model); }
+            catch (e) { return { error: e.kind || String(e) }; }
+        });
+    }""", texts)
+    for text, got in zip(texts, results):
+        try:
+            r = toy.attend(text, lang)
+        except ValueError as error:
+            assert "error" in got, f"{text!r}: Python refused ({error}), JavaScript did not"
+            assert got["error"] == ("tooLong" if "at most" in str(error) else "empty")
+            continue
+        assert got.get("tokens") == r.tokens, f"{text!r}: tokens differ"
+        assert got["known"] == r.known
+        for mine, theirs in zip(got["steps"], r.steps):
+            np.testing.assert_allclose(mine["weights"], theirs.weights, rtol=0, atol=1e-9)
+            np.testing.assert_allclose(mine["out"], theirs.out, rtol=0, atol=1e-9)
+    assert not page.errors and not page.outside
+
+
+HOSTILE = [
+    ("<img src=x onerror=alert(1)>", None),
+    ("<script>alert('x')</script>", None),
+    ("", "empty"),
+    ("   ，。  ", "empty"),
+    (" ".join(["小猫"] * 500), "tooLong"),
+    ("🐱🐶🍎 它 🎉", None),
+    ("שלום עולם مرحبا", "noKnown"),
+    ("x" * 5000, "tooLongChars"),
+]
+
+
+@browser_only
+def test_your_sentence_handles_hostile_input(site):
+    page = open_tour(site, "zh")
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    widget = page.locator('[data-widget="your-sentence"]')
+    field = widget.locator("input.attn-input")
+    for text, expect in HOSTILE:
+        field.fill(text)
+        started = time.monotonic()
+        field.press("Enter")
+        message = widget.locator(".attn-message").inner_text()
+        assert time.monotonic() - started < 2, f"{text[:20]!r}: too slow"
+        assert widget.locator("img, script").count() == 0, f"{text[:20]!r}: markup was injected"
+        if expect == "empty":
+            assert message == "请先输入一句话。"
+            assert widget.locator("line.attn-link").count() == 0
+        elif expect == "tooLong":
+            assert "最多 40 个词元" in message and "500" in message
+            assert widget.locator("line.attn-link").count() == 0
+        elif expect == "tooLongChars":
+            assert "最多 2000 个字符" in message
+        else:
+            r = toy.attend(text, "zh")
+            assert widget.locator(".attn-tokens .attn-choice").all_inner_texts() == r.tokens
+            if not any(r.known):
+                assert "一个词也不认识" in message
+            else:
+                assert "不认识这些词" in message
+            assert (expect == "noKnown") <= (not any(r.known))
+    # a sentence the toy knows, by example button
+    widget.locator(".attn-chip").nth(0).click()
+    r = toy.attend(widget.locator(".attn-chip").nth(0).inner_text(), "zh")
+    i = r.tokens.index("它")
+    np.testing.assert_allclose(drawn_weights(widget), r.steps[1].weights[i], atol=1e-9)
+    assert widget.locator(".attn-message").inner_text() == ""
+    assert not dialogs and not page.errors and not page.outside
+
+
+@browser_only
+def test_widgets_survive_instant_navigation_and_print(site):
+    base, browser = site
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_load_state("networkidle")
+    page.locator('.md-nav a[href$="tour/"]').first.click()
+    page.wait_for_url("**/tour/")
+    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    assert page.locator('[data-widget="click-a-word"] line.attn-link').count() > 0
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1   # no full reload
+    page.go_back()
+    page.wait_for_url(base + "/")
+    page.go_forward()
+    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    page.emulate_media(media="print")
+    assert page.locator("[data-widget]").first.is_hidden()
+    assert page.locator(".print-only img").first.is_visible()
+    page.emulate_media(media="screen")
+    assert page.locator(".print-only img").first.is_hidden()
+    assert not page.errors and not page.outside
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_widgets_fit_a_phone_in_dark_mode(site, lang):
+    page = open_tour(site, lang, width=375, dark=True)
+    for widget in page.locator("[data-widget]").all():
+        overflow = widget.evaluate("e => e.scrollWidth - e.clientWidth")
+        assert overflow <= 1, f"{widget.get_attribute('data-widget')} is {overflow}px wider than a 375px phone"
+    colour = page.locator(".attn-tok").first.evaluate("e => getComputedStyle(e).fill")
+    rgb = [int(c) for c in re.findall(r"\d+", colour)[:3]]
+    assert sum(rgb) > 3 * 150, f"token text {colour} is too dark to read on the dark background"
+    assert not page.errors and not page.outside
