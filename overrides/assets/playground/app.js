@@ -46,20 +46,25 @@ const MAX_OUTPUT = 200000;
 const runtime = {
   root: null, worker: null, state: "idle", versions: null, loadMs: 0, nextId: 1, listener: null, busy: false,
   start() {
-    this.worker = new Worker(new URL("assets/playground/worker.js", this.root));
+    const worker = new Worker(new URL("assets/playground/worker.js", this.root));
+    this.worker = worker;
     this.state = "loading";
-    this.worker.onmessage = (event) => {
+    // Events from a worker that Stop has replaced are ignored (a killed worker may still report).
+    worker.onmessage = (event) => {
+      if (worker !== this.worker) return;
       const m = event.data;
       if (m.type === "ready") { this.state = "ready"; this.versions = m.versions; this.loadMs = m.ms; }
       if (m.type === "failed") { this.state = "failed"; this.busy = false; }
       if (m.type === "done") this.busy = false;
       if (this.listener) this.listener(m);
     };
-    this.worker.onerror = (event) => {
+    worker.onerror = (event) => {
+      if (worker !== this.worker) return;
       this.state = "failed";
+      this.busy = false;
       if (this.listener) this.listener({ type: "failed", text: event.message || "worker error" });
     };
-    this.worker.postMessage({ type: "init", base: this.root });
+    worker.postMessage({ type: "init", base: this.root });
   },
   ensure() { if (!this.worker || this.state === "failed") this.start(); },
   run(code) {
@@ -69,7 +74,13 @@ const runtime = {
     this.worker.postMessage({ type: "run", id, code });
     return id;
   },
-  stop() { if (this.worker) this.worker.terminate(); this.worker = null; this.busy = false; this.start(); },
+  stop() {
+    const old = this.worker;
+    this.worker = null;
+    if (old) { old.onmessage = null; old.onerror = null; old.terminate(); }
+    this.busy = false;
+    this.start();
+  },
 };
 
 function h(tag, attrs = {}, ...children) {
@@ -217,6 +228,8 @@ export async function mount(el, root) {
       // output of a run that was stopped: ignore
     } else if (m.type === "stdout" || m.type === "stderr") {
       write(m.text);
+    } else if (m.type === "truncated") {
+      append(h("p", { class: "pg-note" }, t.truncated));
     } else if (m.type === "heatmap") {
       append(heatmap(m.data, t));
     } else if (m.type === "error") {
@@ -227,7 +240,11 @@ export async function mount(el, root) {
       setStatus(m.ok ? t.done(m.ms) : t.error, m.ok ? "ready" : "error");
     }
   };
-  if (runtime.state === "ready") setStatus(t.ready(runtime.versions, (runtime.loadMs / 1000).toFixed(1)), "ready");
+  if (runtime.state === "ready") {
+    el.dataset.python = "ready";
+    el.dataset.numpy = runtime.versions.numpy;
+    setStatus(t.ready(runtime.versions, (runtime.loadMs / 1000).toFixed(1)), "ready");
+  }
 
   function run() {
     if (current) return;

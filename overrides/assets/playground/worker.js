@@ -4,9 +4,31 @@
 /* global loadPyodide, importScripts */
 
 let ready = null;
+const MAX_OUTPUT = 200000;   // characters of printed text per run; the rest is dropped
 
 function post(message) {
   self.postMessage(message);
+}
+
+// Printed text is sent in chunks at most every 100 ms, and only up to MAX_OUTPUT characters,
+// so that even `while True: print(i)` cannot flood the page with messages.
+const out = { id: null, kind: "stdout", text: "", sent: 0, last: 0, dropped: false };
+function write(kind, text) {
+  if (kind !== out.kind) flush();
+  out.kind = kind;
+  if (out.sent + out.text.length + text.length > MAX_OUTPUT) {
+    out.text += text.slice(0, Math.max(0, MAX_OUTPUT - out.sent - out.text.length));
+    out.dropped = true;
+  } else {
+    out.text += text;
+  }
+  if (performance.now() - out.last > 100 || out.text.length > 65536) flush();
+}
+function flush() {
+  if (out.text) post({ type: out.kind, id: out.id, text: out.text });
+  out.sent += out.text.length;
+  out.text = "";
+  out.last = performance.now();
 }
 
 async function init(base) {
@@ -25,8 +47,8 @@ async function init(base) {
   ]);
   pyodide.unpackArchive(await kit.arrayBuffer(), "zip", { extractDir: "/book" });
   pyodide.FS.writeFile("/book/playground.py", await helper.text());
-  pyodide.setStdout({ batched: (text) => post({ type: "stdout", text: text + "\n" }) });
-  pyodide.setStderr({ batched: (text) => post({ type: "stderr", text: text + "\n" }) });
+  pyodide.setStdout({ batched: (text) => write("stdout", text + "\n") });
+  pyodide.setStderr({ batched: (text) => write("stderr", text + "\n") });
   pyodide.globals.get("__import__")("sys").path.insert(0, "/book");
   const playground = pyodide.pyimport("playground");
   // A missing numpy wheel does not make loadPackage throw: prove that numpy imports.
@@ -42,13 +64,17 @@ function ok(response) {
 
 async function run(id, code) {
   const { playground } = await ready;
+  Object.assign(out, { id, kind: "stdout", text: "", sent: 0, last: performance.now(), dropped: false });
   const started = performance.now();
   const emit = (kind, payload) => {
     const data = payload.toJs({ dict_converter: Object.fromEntries });
     payload.destroy();
+    flush();
     post({ type: kind, id, data });
   };
   const status = playground._run(code, emit);
+  flush();
+  if (out.dropped) post({ type: "truncated", id });
   post({ type: "done", id, ok: status === 0, ms: Math.round(performance.now() - started) });
 }
 
