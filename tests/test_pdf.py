@@ -22,7 +22,6 @@ import yaml
 from book import CONFIGS, LANGS, ROOT, nav_files
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
-HEADER = "看见注意力 · Seeing Attention"  # the running head (overrides/assets/print.css)
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 LANGUAGE_NAMES = {"zh": "简体中文", "en": "English"}
 
@@ -61,13 +60,16 @@ def pdf_text(lang: str) -> str:
     for mode in ([], ["-layout"]):
         pages = poppler("pdftotext", *mode, "-enc", "UTF-8", str(pdf_path(lang)), "-").split("\f")
         texts.append("\n".join(line for page in pages for line in page.splitlines()
-                               if squeeze(line) != squeeze(HEADER) and not re.fullmatch(r"\s*\d+\s*", line)))
+                               if squeeze(line) not in HEADS and not re.fullmatch(r"\s*\d+\s*", line)))
     return "\n\f\n".join(texts)
 
 
 def squeeze(text: str) -> str:
     """Text without any whitespace: a PDF breaks lines (and Chinese has no spaces) anywhere."""
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
+HEADS = {squeeze(h) for h in pdf_tool.RUNNING_HEAD.values()}  # left out of the text
 
 
 def printed(line: str, text: str, every: bool = True) -> bool:

@@ -26,6 +26,7 @@ from browser import launch, serve_site  # noqa: E402
 from offline_pdf import PDF_NAMES  # noqa: E402  (docs/hooks/offline_pdf.py names the files)
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
+RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}
 
 # True when the page is ready to print: math typeset, figures decoded, fonts loaded.
 READY = """() => {
@@ -132,6 +133,8 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     page.wait_for_load_state("load")
     page.wait_for_function(READY, timeout=60_000, polling=100)
     page.emulate_media(media="print")
+    head = RUNNING_HEAD[lang].replace('"', "")
+    page.add_style_tag(content=f'@page {{ @top-center {{ content: "{head}"; }} }} @page :first {{ @top-center {{ content: none; }} }}')
     prepared = page.evaluate(PREPARE)
     anchors = prepared["anchors"]
     page.wait_for_function(READY, timeout=60_000, polling=100)
