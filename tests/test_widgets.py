@@ -186,21 +186,22 @@ def test_click_a_word(site, lang):
 
 
 @browser_only
-def test_switch_scene_heads_and_steps(site):
-    page = open_tour(site, "zh")
+@pytest.mark.parametrize("lang", LANGS)
+def test_switch_scene_heads_and_steps(site, lang):
+    page = open_tour(site, lang)
     scene = page.locator('[data-widget="switch-scene"]')
     for k, sid in enumerate(["apple-fruit", "apple-launch", "apple-fruit"]):
         if k:
             scene.locator(".attn-scenes .attn-choice").nth(0 if sid == "apple-fruit" else 1).click()
-        r, i, step = tour_sentence(sid, "zh")
+        r, i, step = tour_sentence(sid, lang)
         assert scene.locator(".attn-tokens .attn-choice").all_inner_texts() == r.tokens
-        assert scene.locator(".attn-sentence").inner_text() == TOUR_SENTENCES[sid].text["zh"]
+        assert scene.locator(".attn-sentence").inner_text() == TOUR_SENTENCES[sid].text[lang]
         np.testing.assert_allclose(drawn_weights(scene), r.steps[step - 1].weights[i], atol=1e-12)
 
     heads = page.locator('[data-widget="heads"]')
-    h = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text["zh"], "zh")
+    h = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     assert heads.locator(".attn-head").count() == 4
-    heads.locator(".attn-tokens .attn-choice").nth(1).click()          # 追着
+    heads.locator(".attn-tokens .attn-choice").nth(1).click()          # 追着 / kitten
     for k in range(4):
         rows = heads.locator(f'.attn-head[data-head="{k}"] .attn-headrow')
         got = rows.evaluate_all("rs => rs.map(r => parseFloat(r.dataset.weight))")
@@ -212,7 +213,7 @@ def test_switch_scene_heads_and_steps(site):
     assert heads.locator('.attn-head[data-head="2"]').count() == 1
 
     steps = page.locator('[data-widget="four-steps"]')
-    r, i, step = tour_sentence("cat-ball-fun", "zh")
+    r, i, step = tour_sentence("cat-ball-fun", lang)
     s = r.steps[step - 1]
     assert steps.locator('[data-role="score"]').all_inner_texts() == [f"{x:.3f}" for x in s.scores[i]]
     assert steps.locator('input[type="range"]').is_hidden()
@@ -222,7 +223,7 @@ def test_switch_scene_heads_and_steps(site):
     top = int(np.argmax(s.weights[i]))
     for index in (0, int(slider.get_attribute("max"))):
         slider.fill(str(index))
-        divisor = hook.steps_data("zh")["examples"][0]["grid"][index]["divisor"]
+        divisor = hook.steps_data(lang)["examples"][0]["grid"][index]["divisor"]
         _, w = scaled_dot_product_attention(s.q[i][None], s.k, s.v, scale=1 / divisor)
         assert steps.locator('[data-role="weight"] .attn-num').all_inner_texts() == [pct(x) for x in w[0]]
         if index == 0:
@@ -380,4 +381,25 @@ def test_widgets_fit_a_phone_in_dark_mode(site, lang):
     colour = page.locator(".attn-tok").first.evaluate("e => getComputedStyle(e).fill")
     rgb = [int(c) for c in re.findall(r"\d+", colour)[:3]]
     assert sum(rgb) > 3 * 150, f"token text {colour} is too dark to read on the dark background"
+    assert not page.errors and not page.outside
+
+
+@browser_only
+def test_a_phone_tap_picks_a_word(site):
+    from browser import Page
+
+    base, browser = site
+    context = browser._browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True,
+                                           service_workers="block")
+    page = Page(context)
+    page.goto(base + "/tour/")
+    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    widget = page.locator('[data-widget="click-a-word"]')
+    r, focus, step = tour_sentence("cat-ball-fun", "zh")
+    widget.locator(".attn-tokens .attn-choice").nth(2).tap()
+    assert widget.locator(".attn-tokens .attn-choice").nth(2).get_attribute("aria-checked") == "true"
+    np.testing.assert_allclose(drawn_weights(widget), r.steps[1].weights[2], atol=1e-12)
+    box = widget.locator(".attn-tokens .attn-choice").nth(2).bounding_box()
+    assert box["height"] >= 32 and box["width"] >= 32, f"a token is too small to tap: {box}"
+    context.close()
     assert not page.errors and not page.outside

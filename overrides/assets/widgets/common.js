@@ -82,7 +82,7 @@ const STRINGS = {
     position: "position",
     positionA: "Position A",
     positionB: "Position B",
-    dimension: "dimension",
+    dimension: "Dimension",
     distance: "distance",
     similarity: "dot product of the encodings of A and B",
     samePairs: "Other pairs at the same distance {d} give the same dot product:",
