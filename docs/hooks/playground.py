@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import posixpath
 import re
 import subprocess
@@ -75,13 +76,15 @@ def editor_bundle() -> Path:
             "Run `make setup` (it runs `npm ci`) to install the pinned packages from package-lock.json."
         )
     EDITOR_BUNDLE.parent.mkdir(parents=True, exist_ok=True)
+    partial = EDITOR_BUNDLE.with_name(f"editor.{os.getpid()}.js")  # another build may read the old one
     result = subprocess.run(
         [str(ESBUILD), str(EDITOR_ENTRY), "--bundle", "--format=esm", "--minify", "--legal-comments=none",
-         "--log-level=error", f"--outfile={EDITOR_BUNDLE}"],
+         "--log-level=error", f"--outfile={partial}"],
         cwd=ROOT, capture_output=True, text=True,
     )
     if result.returncode != 0:
         raise PluginError(f"playground: esbuild could not bundle {EDITOR_ENTRY.relative_to(ROOT)}:\n{result.stderr}")
+    partial.replace(EDITOR_BUNDLE)
     return EDITOR_BUNDLE
 
 
