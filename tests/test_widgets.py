@@ -144,7 +144,8 @@ def texts(locator) -> list[str]:
 
 
 def pct(x):
-    return f"{100 * x:.1f}%"
+    """As the widgets show a share: one decimal, and a positive share below 0.05% as <0.1%."""
+    return "<0.1%" if 0 < 100 * x < 0.05 else f"{100 * x:.1f}%"
 
 
 @browser_only
@@ -402,4 +403,21 @@ def test_a_phone_tap_picks_a_word(site):
     box = widget.locator(".attn-tokens .attn-choice").nth(2).bounding_box()
     assert box["height"] >= 32 and box["width"] >= 32, f"a token is too small to tap: {box}"
     context.close()
+    assert not page.errors and not page.outside
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_with_a_widget_mounts_it(site, lang):
+    base, browser = site
+    page = browser.new_page()
+    for source in pages(lang):
+        if "data-widget=" not in (DOCS / lang / source).read_text(encoding="utf-8"):
+            continue
+        stem = source.with_suffix("")
+        parts = stem.parts[:-1] if stem.name == "index" else stem.parts
+        page.goto(base + ("/en/" if lang == "en" else "/") + "".join(p + "/" for p in parts))
+        page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted && e.dataset.mounted !== 'loading')")
+        states = page.locator("[data-widget]").evaluate_all("ws => ws.map(w => w.dataset.widget + ':' + w.dataset.mounted)")
+        assert all(s.endswith(":yes") for s in states), f"{source}: {states}"
     assert not page.errors and not page.outside

@@ -163,8 +163,10 @@ function setAttrs(node, attrs) {
   }
 }
 
-/** 0.4567 -> "45.7%" (formatting only). */
+/** 0.4567 -> "45.7%"; a positive share too small to show is "<0.1%", never "0.0%" (formatting only). */
 export function pct(x, digits = 1) {
+  const smallest = 10 ** -digits;
+  if (x > 0 && 100 * x < smallest / 2) return `<${smallest.toFixed(digits)}%`;
   return `${(100 * x).toFixed(digits)}%`;
 }
 
