@@ -166,6 +166,7 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     else:
         raise SystemExit(f"{lang}: contents page numbers did not settle: {numbers}")
     path = out / PDF_NAMES[lang]
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pdf)
     page.close()
     return {"path": path, "bytes": len(pdf), "contents": numbers}

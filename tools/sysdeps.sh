@@ -3,7 +3,8 @@
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-fc-list 2>/dev/null | grep -q "Noto Sans CJK SC" || missing+=(fonts-noto-cjk)
+# grep -c, not -q: -q stops reading early, fc-list dies of SIGPIPE and pipefail reports a miss.
+fc-list 2>/dev/null | grep -c "Noto Sans CJK SC" >/dev/null || missing+=(fonts-noto-cjk)
 command -v pdffonts >/dev/null 2>&1 || missing+=(poppler-utils)   # PDF tests: pdftotext, pdffonts, pdfimages
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
