@@ -235,7 +235,12 @@ def test_switch_scene_heads_and_steps(site, lang):
     assert slider.input_value() == str(int(slider.get_attribute("max")) - 1)
     steps.locator(".attn-steps__nav button").nth(1).click()              # next: the weighted sum
     out = steps.locator('[data-role="out"]').inner_text()
-    assert "[" in out and steps.locator('[data-role="out"]').is_visible()
+    assert steps.locator('[data-role="out"]').is_visible()
+    divisor = hook.steps_data(lang)["examples"][0]["grid"][int(slider.input_value())]["divisor"]
+    mix, _ = scaled_dot_product_attention(s.q[i][None], s.k, s.v, scale=1 / divisor)
+    names = toy.FEATURE_NAMES[lang]
+    expected = [f"{names[f]} {mix[0][f]:.2f}" for f in np.argsort(-mix[0], kind="stable") if abs(mix[0][f]) >= 0.005]
+    assert out.split(" = ")[-1].split(", ") == expected
     assert not page.errors and not page.outside
 
 

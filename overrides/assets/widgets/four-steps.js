@@ -66,8 +66,7 @@ export async function mount(root, { lang }) {
   const tableWrap = el("div", { class: "attn-scroll" });
   const sumP = el("p", { class: "attn-readout", "data-role": "sum" });
   const outP = el("p", { class: "attn-readout", "data-role": "out" });
-  const labelsP = el("p", { class: "attn-hint" });
-  body.append(explain, tableWrap, sliderBox, sumP, outP, labelsP);
+  body.append(explain, tableWrap, sliderBox, sumP, outP);
 
   function draw() {
     const ex = examples[state.ex];
@@ -89,7 +88,7 @@ export async function mount(root, { lang }) {
       s >= 1 ? el("td", { class: "attn-num", "data-role": "scaled" }, num(g.scaled[i], 3)) : null,
       s >= 2 ? el("td", { class: "attn-weight", "data-role": "weight" },
         el("span", { class: "attn-bar", style: `--w:${g.weights[i]}` }), el("span", { class: "attn-num" }, pct(g.weights[i]))) : null,
-      s >= 3 ? el("td", { class: "attn-num attn-vec" }, `[${ex.v[i].map((x) => num(x, 2)).join(", ")}]`) : null));
+      s >= 3 ? el("td", { class: "attn-vec" }, ex.v[i].map((x, f) => (Math.abs(x) >= 0.005 ? `${ex.feature_names[f]} ${num(x, 2)}` : null)).filter(Boolean).join(", ") || "0") : null));
     const table = el("table", { class: "attn-table" },
       el("caption", {}, `${t("query")}: ${ex.label}  ·  d_k = ${ex.d_k}`), el("thead", {}, header), el("tbody", {}, rows));
     explain.textContent = EXPLAIN[lang][s];
@@ -98,9 +97,10 @@ export async function mount(root, { lang }) {
     sumP.hidden = s < 2;
     sumP.textContent = t("sumIs", { pct: pct(g.weight_sum, 1) });
     outP.hidden = s < 3;
-    outP.textContent = `${ex.label}′ = Σ softmax · v = [${g.out.map((x) => num(x, 3)).join(", ")}]`;
-    labelsP.hidden = s < 3 || !ex.v_labels;
-    labelsP.textContent = ex.v_labels ? `v: ${ex.v_labels.join(" · ")}` : "";
+    // the mix, named by the toy's features (the columns of v), largest first
+    const named = g.out.map((x, f) => ({ x, name: ex.feature_names[f] }))
+      .filter((f) => Math.abs(f.x) >= 0.005).sort((a, b) => b.x - a.x);
+    outP.textContent = `${ex.label}′ = Σ softmax · v = ` + named.map((f) => `${f.name} ${num(f.x, 2)}`).join(", ");
     live.textContent = `${t("step", { n: s + 1 })}: ${t("stepNames")[s]}`;
   }
   draw();
