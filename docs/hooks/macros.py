@@ -8,7 +8,9 @@ Pages write a computation instead of typing its result, for example
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+from pathlib import Path
 
 import numpy as np
 
@@ -22,6 +24,12 @@ for _info in pkgutil.iter_modules(attnkit.__path__):
 
 
 def define_env(env):
+    # glossary() and concept_table(), generated from docs/glossary.yml by docs/hooks/glossary.py
+    _spec = importlib.util.spec_from_file_location("book_glossary", Path(__file__).with_name("glossary.py"))
+    _glossary = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_glossary)
+    _glossary.register_macros(env)
+
     env.variables["np"] = np
     env.variables["attnkit"] = attnkit
     for name in attnkit.__all__:
