@@ -50,6 +50,7 @@ __all__ = [
     "STEP_SLOTS",
     "W_Q1", "W_K1", "W_V1", "W_Q2", "W_K2", "W_V2",
     "STEPS",
+    "make_steps",
     "SENTENCES",
     "Example",
     "Step",
@@ -59,7 +60,12 @@ __all__ = [
     "embed",
     "attention_step",
     "attend",
+    "run",
+    "focus_weight",
+    "focus_row",
     "matrix_table",
+    "LIBRARY",
+    "library",
 ]
 
 # --------------------------------------------------------------------------
@@ -142,24 +148,33 @@ def _matrix(rules: dict[tuple[str, str], float], columns: list[str]) -> np.ndarr
     return w
 
 
-# Step 1, "find the clue": a pronoun asks for a clue word, an ambiguous word for a topic word.
-W_Q1 = _matrix({("pronoun", "clue"): STRENGTH, ("ambiguous", "topic"): STRENGTH}, STEP_SLOTS[1])
-W_K1 = _matrix({("needs_animate", "clue"): 1.0, ("needs_thing", "clue"): 1.0,
-                ("food", "topic"): 1.0, ("tech", "topic"): 1.0}, STEP_SLOTS[1])
-# ... and copies what the clue says: its need, or its topic (nothing else).
-W_V1 = _matrix({(f, f): 1.0 for f in ("needs_animate", "needs_thing", "food", "tech")}, FEATURES)
+def make_steps(strength: float = 6.0) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The matrices ``{1: (W_Q1, W_K1, W_V1), 2: (W_Q2, W_K2, W_V2)}`` for a query ``strength``.
 
-# Step 2, "find the referent": a word carrying a need asks for a noun that meets it.
-W_Q2 = _matrix({("needs_animate", "animate"): STRENGTH, ("needs_thing", "thing"): STRENGTH},
-               STEP_SLOTS[2])
-W_K2 = _matrix({("animate", "animate"): 1.0, ("thing", "thing"): 1.0}, STEP_SLOTS[2])
-# ... and takes in the whole meaning of the noun it found.
-W_V2 = np.eye(len(FEATURES))
+    ``strength`` is the one number in the rules that is not 0 or 1: how hard a query asks.
 
-STEPS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {
-    1: (W_Q1, W_K1, W_V1),
-    2: (W_Q2, W_K2, W_V2),
-}
+    >>> make_steps(2.0)[1][0][FEATURES.index("pronoun")]
+    array([2., 0.])
+    """
+    if not isinstance(strength, (int, float)) or isinstance(strength, bool) or not np.isfinite(strength):
+        raise ValueError(f"strength must be a finite number, got {strength!r}")
+    # Step 1, "find the clue": a pronoun asks for a clue word, an ambiguous word for a topic word.
+    w_q1 = _matrix({("pronoun", "clue"): strength, ("ambiguous", "topic"): strength}, STEP_SLOTS[1])
+    w_k1 = _matrix({("needs_animate", "clue"): 1.0, ("needs_thing", "clue"): 1.0,
+                    ("food", "topic"): 1.0, ("tech", "topic"): 1.0}, STEP_SLOTS[1])
+    # ... and copies what the clue says: its need, or its topic (nothing else).
+    w_v1 = _matrix({(f, f): 1.0 for f in ("needs_animate", "needs_thing", "food", "tech")}, FEATURES)
+    # Step 2, "find the referent": a word carrying a need asks for a noun that meets it.
+    w_q2 = _matrix({("needs_animate", "animate"): strength, ("needs_thing", "thing"): strength},
+                   STEP_SLOTS[2])
+    w_k2 = _matrix({("animate", "animate"): 1.0, ("thing", "thing"): 1.0}, STEP_SLOTS[2])
+    # ... and takes in the whole meaning of the noun it found.
+    w_v2 = np.eye(len(FEATURES))
+    return {1: (w_q1, w_k1, w_v1), 2: (w_q2, w_k2, w_v2)}
+
+
+STEPS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = make_steps(STRENGTH)
+(W_Q1, W_K1, W_V1), (W_Q2, W_K2, W_V2) = STEPS[1], STEPS[2]
 
 # --------------------------------------------------------------------------
 # example sentences
@@ -375,8 +390,10 @@ class Result:
         return float(sum(w for t, w in zip(self.tokens, row) if t in targets))
 
 
-def attend(text_or_tokens, lang: str, steps: int = 2) -> Result:
+def attend(text_or_tokens, lang: str, steps: int = 2, strength: float | None = None) -> Result:
     """Run the toy model: tokenize (if given text), embed, then ``steps`` attention steps (1 or 2).
+
+    ``strength`` (default ``STRENGTH``) rebuilds the matrices with another query strength.
 
     >>> r = attend("The animal didn't cross the street because it was too wide.", "en")
     >>> r.top("it"), round(r.share("it", ["street"]), 2)
@@ -388,14 +405,56 @@ def attend(text_or_tokens, lang: str, steps: int = 2) -> Result:
     if steps not in (1, 2):
         raise ValueError(f"steps must be 1 or 2, got {steps!r}")
     tokens = tokenize(text_or_tokens, lang) if isinstance(text_or_tokens, str) else list(text_or_tokens)
+    matrices = STEPS if strength is None else make_steps(strength)
     x = embed(tokens, lang)                           # (n, d_model)
     done, h = [], x
     for number in range(1, steps + 1):
-        step = attention_step(h, *STEPS[number])
+        step = attention_step(h, *matrices[number])
         done.append(step)
         h = step.x_next                               # (n, d_model)
     return Result(tokens=tokens, lang=lang, known=[is_known(t, lang) for t in tokens],
                   x=x, steps=done)
+
+
+def run(key: str, steps: int = 2, strength: float | None = None) -> Result:
+    """:func:`attend` on the named example ``SENTENCES[key]``.
+
+    >>> run("cat-ball-fun").tokens[-1]
+    '好玩'
+    """
+    if key not in SENTENCES:
+        raise ValueError(f"unknown example {key!r}; known: {', '.join(sorted(SENTENCES))}")
+    example = SENTENCES[key]
+    return attend(example.text, example.lang, steps=steps, strength=strength)
+
+
+def focus_weight(key: str, target: str, step: int | None = None, strength: float | None = None) -> float:
+    """The weight the focus word of example ``key`` gives ``target`` (default: the example's step).
+
+    >>> round(focus_weight("cat-ball-hungry", "小猫"), 3)
+    0.892
+    >>> round(focus_weight("cat-ball-hungry", "饿了", step=1), 3)
+    0.921
+    """
+    r = run(key, strength=strength)               # raises a clear ValueError for an unknown key
+    example = SENTENCES[key]
+    return r.share(example.focus, [target], step or example.step)
+
+
+def focus_row(key: str, what: str = "weights", step: int | None = None) -> np.ndarray:
+    """The focus word's row of one intermediate of example ``key``.
+
+    ``what`` is a field of :class:`Step` (``"q"``, ``"k"``, ``"v"``, ``"scores"``, ``"scaled"``,
+    ``"weights"``, ``"out"``, ``"x"``, ``"x_next"``); ``step`` defaults to the example's step.
+
+    >>> focus_row("animal-street-tired", "q", step=1)
+    array([6., 0.])
+    """
+    r = run(key)
+    example = SENTENCES[key]
+    if what not in Step.__dataclass_fields__:
+        raise ValueError(f"what must be one of {', '.join(Step.__dataclass_fields__)}, got {what!r}")
+    return getattr(r.steps[(step or example.step) - 1], what)[r.index(example.focus)]
 
 
 def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
@@ -420,3 +479,32 @@ def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
         lines.append(f"{name:<{width}}" + "".join(
             f"{v:>{max(len(c), 5) + 2}.1f}" for c, v in zip(columns, values)))
     return "\n".join(line.rstrip() for line in lines)
+
+
+# --------------------------------------------------------------------------
+# the library metaphor of section 2.3, in numbers
+# --------------------------------------------------------------------------
+
+# Three books; every vector is (cats, dinosaurs, stars). Keys are the labels on the spines,
+# values the (made-up) contents, the query the reader's question.
+LIBRARY: dict[str, np.ndarray | list[str]] = {
+    "books": ["Cats at home", "Dinosaur atlas", "Star guide"],
+    "keys": np.array([[2.0, 0.0, 0.0],
+                      [0.0, 2.0, 0.0],
+                      [0.0, 0.0, 2.0]]),           # (3 books, 3)
+    "values": np.array([[9.0, 1.0, 0.0],
+                        [0.0, 8.0, 2.0],
+                        [1.0, 0.0, 9.0]]),         # (3 books, 3)
+    "query": np.array([[2.0, 0.5, 0.0]]),          # (1, 3): mostly cats, a little dinosaurs
+}
+
+
+def library(query=None):
+    """Ask the three-book library ``query`` (1, 3); returns ``(answer (1, 3), weights (1, 3))``.
+
+    >>> answer, weights = library()
+    >>> weights.round(3)
+    array([[0.784, 0.139, 0.078]])
+    """
+    query = LIBRARY["query"] if query is None else query
+    return scaled_dot_product_attention(query, LIBRARY["keys"], LIBRARY["values"])

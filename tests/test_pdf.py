@@ -99,7 +99,7 @@ def print_page_facts(lang: str) -> dict:
     """What the print page holds, read in Chromium with print media (the state that is printed)."""
     from browser import launch, serve_site
 
-    with serve_site(SITE) as base, launch() as browser:
+    with serve_site(SITE, prefix=pdf_tool.site_prefix(SITE)) as base, launch() as browser:
         page = browser.new_page()
         page.goto(base + PRINT_PAGE[lang])
         page.wait_for_load_state("load")

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 import time
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -172,6 +173,16 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     return {"path": path, "bytes": len(pdf), "contents": numbers}
 
 
+def site_prefix(site: Path) -> str:
+    """The path part of SITE_URL the site was built for ('' or e.g. '/seeing-attention').
+
+    The print page is rendered with the context of the 404 page, whose links are rooted at that
+    path, so it is served under it to print."""
+    sitemap = site / "sitemap.xml"
+    found = re.search(r"<loc>([^<]+)</loc>", sitemap.read_text(encoding="utf-8")) if sitemap.is_file() else None
+    return urlparse(found[1]).path.rstrip("/") if found else ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, default=ROOT / "site")
@@ -179,7 +190,7 @@ def main() -> None:
     args = parser.parse_args()
     out = args.site / "pdf"
     out.mkdir(parents=True, exist_ok=True)
-    with serve_site(args.site) as base, launch() as browser:
+    with serve_site(args.site, prefix=site_prefix(args.site)) as base, launch() as browser:
         for lang in args.lang:
             start = time.perf_counter()
             result = print_language(browser, base, lang, out)
