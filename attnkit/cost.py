@@ -1,0 +1,157 @@
+"""Attention against the tiny RNN of :mod:`attnkit.rnn`: what each buys and what each costs.
+
+- :func:`attention_influence_on_last`: how strongly each token moves the LAST output of one
+  self-attention layer, the counterpart of :func:`attnkit.rnn.influence_on_last`.
+- :func:`score_matrix` / :func:`score_bytes`: the (n, n) weight matrix that attention really
+  allocates, and its size in bytes.
+- :func:`wall_time`, :func:`time_rnn_and_attention`, :func:`time_scores`: wall-clock
+  measurements. They differ from machine to machine and run to run, so the book shows them
+  only in its lab notebook (which is executed afresh at every build), never in a test.
+
+    >>> score_bytes(1000)             # one float64 weight per pair of tokens
+    8000000
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ._checks import check_positive_int
+from .core import scaled_dot_product_attention
+from .rnn import influence_on_last, init_rnn, random_tokens, rnn_forward
+
+__all__ = [
+    "init_attention",
+    "self_attention",
+    "attention_influence_on_last",
+    "score_matrix",
+    "score_bytes",
+    "wall_time",
+    "time_rnn_and_attention",
+    "time_scores",
+    "influence_ratios",
+]
+
+
+def init_attention(d, *, seed=0):
+    """Random ``w_q, w_k, w_v`` of shape (d, d), entries N(0, 1/d).
+
+    >>> [w.shape for w in init_attention(4)]
+    [(4, 4), (4, 4), (4, 4)]
+    """
+    d = check_positive_int("d", d)
+    rng = np.random.default_rng(seed)
+    return tuple(rng.normal(0, 1 / np.sqrt(d), size=(3, d, d)))
+
+
+def self_attention(x, w_q, w_k, w_v):
+    """One self-attention layer: x (n, d) -> (n, d), all rows at once (no loop over tokens)."""
+    out, _ = scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v)   # (n, d)
+    return out
+
+
+def attention_influence_on_last(x, w_q, w_k, w_v, eps=1e-6):
+    """``||d out_n / d x_s||_2`` for every token s: shape (n,).
+
+    The Jacobian of the last output row with respect to each input row, by central
+    differences (accurate to about eps^2), and its largest singular value, the same
+    measure as :func:`attnkit.rnn.influence_on_last`.
+
+    >>> x = random_tokens(6, 4, seed=1)
+    >>> g = attention_influence_on_last(x, *init_attention(4))
+    >>> g.shape, bool(g.min() > 0.01)
+    ((6,), True)
+    """
+    x = np.asarray(x, dtype=float)
+    n, d = x.shape
+    out = np.empty(n)
+    for s in range(n):
+        jac = np.empty((d, d))                                   # (d_out, d_in)
+        for j in range(d):
+            up, down = x.copy(), x.copy()
+            up[s, j] += eps
+            down[s, j] -= eps
+            jac[:, j] = (self_attention(up, w_q, w_k, w_v)[-1]
+                         - self_attention(down, w_q, w_k, w_v)[-1]) / (2 * eps)
+        out[s] = np.linalg.norm(jac, ord=2)
+    return out
+
+
+def score_matrix(n, d_k=64, *, seed=0):
+    """The (n, n) attention weights of n random tokens: the matrix attention must hold.
+
+    >>> score_matrix(5).shape
+    (5, 5)
+    """
+    n = check_positive_int("n", n)
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n, d_k))                                # (n, d_k)
+    k = rng.normal(size=(n, d_k))                                # (n, d_k)
+    _, weights = scaled_dot_product_attention(q, k, k)           # (n, n)
+    return weights
+
+
+def score_bytes(n, itemsize=8):
+    """Bytes of one (n, n) score matrix: ``n * n * itemsize`` (8 for float64, 4 for float32).
+
+    >>> score_bytes(4, 4)
+    64
+    """
+    n = check_positive_int("n", n)
+    return n * n * check_positive_int("itemsize", itemsize)
+
+
+def wall_time(fn, *, repeats=5):
+    """The median wall-clock seconds of ``fn()`` over ``repeats`` runs (one warm-up first)."""
+    fn()
+    times = []
+    for _ in range(check_positive_int("repeats", repeats)):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def time_rnn_and_attention(ns, d=32, *, repeats=5):
+    """Seconds to read n tokens with the tiny RNN (n steps in a row) and with one attention layer.
+
+    Returns ``(rnn_seconds, attention_seconds)``, each of shape (len(ns),).
+    """
+    w_rnn = init_rnn(d, d, seed=0)
+    w_att = init_attention(d, seed=0)
+    rnn_s, att_s = [], []
+    for n in ns:
+        x = random_tokens(n, d, seed=1)                          # (n, d)
+        rnn_s.append(wall_time(lambda: rnn_forward(x, *w_rnn), repeats=repeats))
+        att_s.append(wall_time(lambda: self_attention(x, *w_att), repeats=repeats))
+    return np.array(rnn_s), np.array(att_s)
+
+
+def time_scores(ns, d_k=64, *, repeats=3):
+    """Seconds to compute the (n, n) weights for each n, and their size in bytes.
+
+    Returns ``(seconds, nbytes)``, each of shape (len(ns),); ``nbytes`` is read from the
+    array that was really allocated.
+    """
+    seconds, nbytes = [], []
+    for n in ns:
+        seconds.append(wall_time(lambda: score_matrix(n, d_k), repeats=repeats))
+        nbytes.append(score_matrix(n, d_k).nbytes)
+    return np.array(seconds), np.array(nbytes)
+
+
+def influence_ratios(n=40, d=8, seed=0):
+    """Influence of token 1 on the last output, divided by that of the last token: (rnn, attention).
+
+    The sentence and models of the book's listing ``ch5/vanishing.py``.
+
+    >>> rnn, att = influence_ratios()
+    >>> bool(rnn < 1e-6 < 1e-3 < att)
+    True
+    """
+    x = random_tokens(n, d, seed=seed + 1)                              # (n, d)
+    rnn = influence_on_last(x, *init_rnn(d, d, seed=seed))             # (n,)
+    att = attention_influence_on_last(x, *init_attention(d, seed=seed))
+    return float(rnn[0] / rnn[-1]), float(att[0] / att[-1])

@@ -1,0 +1,49 @@
+# %% [markdown]
+# # Lab notebook: timing the RNN and attention
+#
+# These numbers were measured on the machine that built this site, at the moment it was built, and they change from run to run.
+# [Download `lab-cost.ipynb`](lab-cost.ipynb) and run it on your own computer: the numbers will differ, the trends should not.
+# The background is in [section 5.1](../parallel/) and [section 5.3](../matrix/).
+
+# %%
+import numpy as np
+from attnkit.cost import time_rnn_and_attention, time_scores
+
+ns = [16, 64, 256, 1024]
+rnn_s, att_s = time_rnn_and_attention(ns, d=32)
+print("     n    RNN (ms)  attention (ms)")
+for n, r, a in zip(ns, rnn_s, att_s):
+    print(f"{n:6d}  {1e3 * r:10.3f}  {1e3 * a:12.3f}")
+
+# %% [markdown]
+# ## The n×n weights: time and memory
+#
+# Memory is the size of the array really allocated: double n and it grows fourfold. Time depends on the machine, and roughly follows n² too.
+
+# %%
+ns2 = [256, 512, 1024, 2048]
+seconds, nbytes = time_scores(ns2)
+print("     n    time (ms)           bytes")
+for n, s, b in zip(ns2, seconds, nbytes):
+    print(f"{n:6d}  {1e3 * s:10.2f}  {b:14,d}")
+
+# %%
+import matplotlib.pyplot as plt
+from IPython.display import display
+from attnkit.figures._style import ACCENT, BLUE, STYLE
+
+with plt.rc_context(STYLE):
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    ax1.loglog(ns, 1e3 * rnn_s, "o-", color=ACCENT, label="RNN")
+    ax1.loglog(ns, 1e3 * att_s, "o-", color=BLUE, label="attention")
+    ax1.set_xlabel("sentence length n")
+    ax1.set_ylabel("milliseconds")
+    ax1.legend(frameon=False)
+    ax1.set_title("reading one sentence", loc="left")
+    ax2.loglog(ns2, 1e3 * seconds, "o-", color=BLUE)
+    ax2.set_xlabel("sentence length n")
+    ax2.set_ylabel("milliseconds")
+    ax2.set_title("computing the n×n weights", loc="left")
+    fig.tight_layout()
+display(fig)
+plt.close(fig)

@@ -1,0 +1,49 @@
+# %% [markdown]
+# # 实验笔记本：计时 RNN 和注意力
+#
+# 这些数字是构建这个网站的那台机器、在构建的那一刻测出来的，每次都不一样。
+# [下载 `lab-cost.ipynb`](lab-cost.ipynb) 在你自己的电脑上跑，数字会变，但趋势应当一样。
+# 背景见 [5.1 节](../parallel/) 和 [5.3 节](../matrix/)。
+
+# %%
+import numpy as np
+from attnkit.cost import time_rnn_and_attention, time_scores
+
+ns = [16, 64, 256, 1024]
+rnn_s, att_s = time_rnn_and_attention(ns, d=32)
+print("     n    RNN（毫秒）  注意力（毫秒）")
+for n, r, a in zip(ns, rnn_s, att_s):
+    print(f"{n:6d}  {1e3 * r:10.3f}  {1e3 * a:12.3f}")
+
+# %% [markdown]
+# ## n×n 权重矩阵：时间和内存
+#
+# 内存是实际分配的数组大小，n 翻倍就变成 4 倍；时间受机器影响，大体也跟着 n² 走。
+
+# %%
+ns2 = [256, 512, 1024, 2048]
+seconds, nbytes = time_scores(ns2)
+print("     n    时间（毫秒）        字节")
+for n, s, b in zip(ns2, seconds, nbytes):
+    print(f"{n:6d}  {1e3 * s:10.2f}  {b:14,d}")
+
+# %%
+import matplotlib.pyplot as plt
+from IPython.display import display
+from attnkit.figures._style import ACCENT, BLUE, STYLE
+
+with plt.rc_context(STYLE):
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    ax1.loglog(ns, 1e3 * rnn_s, "o-", color=ACCENT, label="RNN")
+    ax1.loglog(ns, 1e3 * att_s, "o-", color=BLUE, label="注意力")
+    ax1.set_xlabel("句长 n")
+    ax1.set_ylabel("毫秒")
+    ax1.legend(frameon=False)
+    ax1.set_title("读完一句话", loc="left")
+    ax2.loglog(ns2, 1e3 * seconds, "o-", color=BLUE)
+    ax2.set_xlabel("句长 n")
+    ax2.set_ylabel("毫秒")
+    ax2.set_title("算出 n×n 权重", loc="left")
+    fig.tight_layout()
+display(fig)
+plt.close(fig)
