@@ -331,3 +331,19 @@ def test_pdf_is_linked_from_home_page_and_nav():
         assert len(links) >= 2, f"{home}: expected a link to {name} in the text and the nav, found {links}"
         for link in links:
             assert (home.parent / link).resolve() == pdf_path(lang).resolve(), f"{home}: {link} does not reach the PDF"
+
+
+def test_print_page_holds_each_pages_final_html(lang):
+    """Hooks that change a page after print-site copied it (Chinese line joining, glossary
+    terms) reach the PDF too: docs/hooks/offline_pdf.py hands over the finished HTML."""
+    root = SITE / ("en" if lang == "en" else "")
+    printed = (root / "print_page" / "index.html").read_text(encoding="utf-8")
+    pages = []
+    for page in book_pages(lang):
+        stem = Path(page).with_suffix("")
+        parts = stem.parts[:-1] if stem.name == "index" else stem.parts
+        html = root.joinpath(*parts, "index.html").read_text(encoding="utf-8")
+        pages.append(html.split('<article', 1)[-1].split('</article>', 1)[0])
+    assert printed.count("<abbr") >= sum(p.count("<abbr") for p in pages), f"{lang}: glossary terms missing on the print page"
+    if lang == "zh":
+        assert not re.search(r"[。，；：！？]\n\s*[\u4e00-\u9fff]", printed.split("<pre", 1)[0]), "Chinese lines not joined on the print page"

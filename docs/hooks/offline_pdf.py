@@ -4,7 +4,8 @@
   (overrides/print/cover.tpl). The date is the build date in UTC, or SOURCE_DATE_EPOCH.
 * The print page gets each page's final HTML: mkdocs-print-site-plugin keeps a copy of a page's
   HTML when its own on_page_content runs, which is before the hooks (e.g. i18n.py joins Chinese
-  lines there). This hook is listed last, so it hands the plugin the finished HTML.
+  lines there). This hook's on_page_content runs last (event priority), so it hands the plugin
+  the finished HTML.
 * The nav gets a last entry that links to this language's PDF. The PDF does not exist while
   MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
   here, after MkDocs validated the nav, rather than written into the nav of the configs.
@@ -20,6 +21,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+from mkdocs.plugins import event_priority
 from mkdocs.structure.nav import Link
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +56,7 @@ def on_nav(nav, config, files):
     return nav
 
 
+@event_priority(-100)  # after every other plugin and hook, wherever this hook is listed
 def on_page_content(html, page, config, files):
     if hasattr(page, "html"):  # set by print-site for every page it will combine
         page.html = html
