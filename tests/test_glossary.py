@@ -137,3 +137,18 @@ def test_links_on_my_pages_resolve(lang, page):
             target = target / "index.html"
         assert target.is_file(), f"{page} ({lang}): link to missing {href[0]}"
         assert html.unescape(href[1]) in ids_of(target), f"{page} ({lang}): no #{href[1]} in {href[0] or page}"
+
+
+NUMBERED_LINK = re.compile(r"(?:(\d+\.\d+) 节|[Ss]ection (\d+\.\d+))[^\]]*\]\(([^)#]+\.md)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", MINE)
+def test_section_numbers_in_link_texts_match_their_pages(lang, page):
+    """'[3.3 节](../ch3/softmax.md)': the number must be the one in that page's H1 today."""
+    source = DOCS / lang / page
+    for m in NUMBERED_LINK.finditer(source.read_text(encoding="utf-8")):
+        number = m.group(1) or m.group(2)
+        target = (source.parent / m.group(3)).resolve()
+        title = next(l for l in target.read_text(encoding="utf-8").splitlines() if l.startswith("# "))
+        assert title[2:].startswith(number + " "), f"{page} ({lang}): '{number}' links to '{title}'"
