@@ -1,4 +1,27 @@
 // Seeing Attention: the widget loader.
+//
+// Embed a widget in a page (both languages, same attributes), then its printed form right after:
+//
+//   <div class="attn-widget screen-only" data-widget="click-a-word" data-sentence="cat-ball-fun"></div>
+//   <div class="attn-widget screen-only" data-widget="switch-scene" data-sentences="apple-fruit apple-launch"></div>
+//   <div class="attn-widget screen-only" data-widget="heads"></div>
+//   <div class="attn-widget screen-only" data-widget="four-steps" data-examples="cat-ball-fun" data-step="2"></div>
+//   <div class="attn-widget screen-only" data-widget="positions" data-a="3" data-b="7" data-dim="0"></div>
+//   <div class="attn-widget screen-only" data-widget="your-sentence"></div>
+//
+//   <div class="print-only" markdown>
+//
+//   ![alt text in the page's language](../figures/<figure-id>.svg)
+//   /// caption
+//   ...
+//   ///
+//
+//   </div>
+//
+// Sentence ids: the tour's cat-ball-fun, cat-ball-hungry, apple-fruit, apple-launch (both
+// languages), plus attnkit.toy.SENTENCES of the page's language (e.g. animal-street-tired in
+// English). four-steps examples: cat-ball-fun, apple-fruit; data-step 0-3 opens at that step.
+// Data: docs/hooks/widgets.py. Tests: tests/test_widgets.py.
 // Every <div data-widget="name"> on a page gets the module ./name.js, which exports
 // mount(element, context). Material's instant navigation swaps the page content without
 // reloading scripts, so we mount again on every page it emits through `document$`.
