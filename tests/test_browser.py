@@ -43,13 +43,17 @@ def test_every_page_renders_offline_without_errors(site, lang):
 def test_language_switch_keeps_the_page(site):
     base, browser = site
     page = browser.new_page()
+    page.set_default_timeout(30000)  # generous: CI machines can be busy
     page.goto(base + "/ch3/softmax/")
+    page.wait_for_load_state("networkidle")
+    # The language menu opens on hover (or focus); then the reader picks a language.
     page.locator(".md-header__option .md-select").hover()
-    page.get_by_role("link", name="English").click()
+    page.locator('a.md-select__link[hreflang="en"]').click()
     page.wait_for_url("**/en/ch3/softmax/")
     assert page.locator("h1").inner_text().startswith("3.3 Softmax")
+    page.wait_for_load_state("networkidle")
     page.locator(".md-header__option .md-select").hover()
-    page.get_by_role("link", name="简体中文").click()
+    page.locator('a.md-select__link[hreflang="zh"]').click()
     page.wait_for_url(lambda url: url.endswith("/ch3/softmax/") and "/en/" not in url)
     assert not page.outside and not page.errors
 
