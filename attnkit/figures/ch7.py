@@ -53,7 +53,10 @@ def story_layer(lang: str):
     data = np.array([getattr(s, name)[i, cols] for name, _ in stages])   # (stages, 6)
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     limit = np.abs(data).max()
-    ax.imshow(data, cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
+    # pcolormesh, not imshow: vector cells, so the SVG (and the PDF) stays sharp
+    ax.pcolormesh(np.arange(data.shape[1] + 1) - 0.5, np.arange(data.shape[0] + 1) - 0.5, data,
+                  cmap="RdBu_r", vmin=-limit, vmax=limit)
+    ax.invert_yaxis()
     for r in range(data.shape[0]):
         for c in range(data.shape[1]):
             ax.text(c, r, f"{data[r, c]:.2f}", ha="center", va="center", fontsize=9,
@@ -63,7 +66,8 @@ def story_layer(lang: str):
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    ax.set_title(tr(lang, "“她”这一行，一步步变化（12 列中的 6 列）", "The row of \"she\", stage by stage (6 of 12 columns)"),
+    ax.set_title(tr(lang, f"“她”这一行，一步步变化（{block.D_MODEL} 列中的 {len(cols)} 列）",
+                    f"The row of \"she\", stage by stage ({len(cols)} of {block.D_MODEL} columns)"),
                  fontsize=12)
     fig.tight_layout()
     return fig
