@@ -14,5 +14,5 @@ print("\nh row: mean %.3f, std %.3f" % (s.h[she].mean(), s.h[she].std()))
 print("FFN unit 'eater' = relu(person + pronoun + hungry - 2.5), per token:")
 for token, v in zip(s.tokens, s.hidden[:, 0]):
     print(f"  {token}: {v:.3f}")
-print("fires on:", s.eaters())
+print("fires on:", s.eaters(), "| in English:", story("en").eaters())
 assert (layer_norm(residual(s.h, s.ffn)) == s.y).all()
