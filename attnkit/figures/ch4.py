@@ -60,7 +60,7 @@ def head_maps(lang: str):
 def heads_diverge(lang: str):
     """Loss and the gap between the two heads, for three starts, under plain gradient descent."""
     runs = {s: hd.train_two_heads(s) for s in hd.STARTS}
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.4, 4.0))
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(6.6, 7.8))
     for s, run in runs.items():
         steps = np.arange(len(run.loss))
         ax1.plot(steps, run.loss, color=START_COLOURS[s], lw=2, label=start_label(lang, s))
@@ -69,7 +69,7 @@ def heads_diverge(lang: str):
     ax1.set_yscale("log")
     ax1.set_xlabel(tr(lang, "梯度下降步数", "gradient-descent steps"))
     ax1.set_title(tr(lang, "损失（对数坐标）", "loss (log scale)"), loc="left")
-    ax1.legend(frameon=False, fontsize=9.5)
+    ax1.legend(frameon=False, fontsize=10.5)
     ax2.set_yscale("log")
     ax2.set_xlabel(tr(lang, "梯度下降步数", "gradient-descent steps"))
     ax2.set_title(tr(lang, "两个头权重的最大差（对数坐标）", "largest gap between the heads' weights (log)"), loc="left")
@@ -78,7 +78,7 @@ def heads_diverge(lang: str):
              transform=ax2.transAxes, color=ACCENT, fontsize=9.5)
     for ax in (ax1, ax2):
         ax.grid(True, color=GRID, lw=0.6)
-    fig.tight_layout(w_pad=2.5)
+    fig.tight_layout(h_pad=2.0)
     return fig
 
 
@@ -135,7 +135,7 @@ def pe_heatmap(lang: str):
     """The sinusoidal encoding of 50 positions in 64 dimensions, and four of its columns as curves."""
     n, d = 50, 64
     pe = sinusoidal_positional_encoding(n, d)                     # (n, d)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.6, 4.2), gridspec_kw={"width_ratios": [1.25, 1]})
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(6.6, 8.6), gridspec_kw={"height_ratios": [1.2, 1]})
     image = ax1.imshow(pe, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
     ax1.set_xlabel(tr(lang, "维度（左快右慢；偶数列 sin，奇数列 cos）", "dimension (fast on the left; even sin, odd cos)"))
     ax1.set_ylabel(tr(lang, "位置", "position"))
@@ -149,9 +149,9 @@ def pe_heatmap(lang: str):
     ax2.axhline(0, color=GRID, lw=1)
     ax2.set_xlabel(tr(lang, "位置", "position"))
     ax2.set_ylim(-1.15, 1.9)
-    ax2.legend(frameon=False, fontsize=8.5, ncol=2, loc="upper center")
+    ax2.legend(frameon=False, fontsize=9.5, ncol=2, loc="upper center")
     ax2.set_title(tr(lang, "同一维度沿位置看：一条波", "one dimension along the positions: a wave"), loc="left")
-    fig.tight_layout(w_pad=2)
+    fig.tight_layout(h_pad=2.0)
     return fig
 
 
@@ -162,7 +162,7 @@ def pe_offset(lang: str):
     count = ps.counting_encoding(n)[:, 0]
     pe = sinusoidal_positional_encoding(n, d)
     sim = ps.pe_similarity(n, d)                                  # (n, n)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.4, 4.0))
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(6.6, 9.0), gridspec_kw={"height_ratios": [1, 1.25]})
     ax1.plot(range(n), count, color=ACCENT, lw=2, label=tr(lang, "直接数数：1, 2, 3, …", "counting: 1, 2, 3, …"))
     ax1.plot(range(n), np.linalg.norm(pe, axis=1), color=BLUE, lw=2,
              label=tr(lang, f"正弦编码的长度（{d} 维）", f"length of the sinusoidal code ({d} dims)"))
@@ -178,7 +178,7 @@ def pe_offset(lang: str):
     ax2.set_xlabel(tr(lang, "位置 q", "position q"))
     ax2.set_ylabel(tr(lang, "位置 p", "position p"))
     ax2.set_title(tr(lang, "PE[p]·PE[q]：只看相隔多远", "PE[p]·PE[q] depends only on the offset"), loc="left")
-    fig.tight_layout(w_pad=2)
+    fig.tight_layout(h_pad=2.0)
     return fig
 
 
