@@ -55,6 +55,9 @@ def render_svg(fig_id: str, lang: str) -> bytes:
     with plt.rc_context(STYLE), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         fig = FIGURES[fig_id](lang)
+        # Keep every figure vector (colorbars rasterize their gradient by default).
+        for artist in fig.findobj(lambda a: a.get_rasterized()):
+            artist.set_rasterized(False)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
         plt.close(fig)

@@ -37,3 +37,20 @@ STYLE = {
 def tr(lang: str, zh: str, en: str) -> str:
     """Pick the label for ``lang``: ``tr(lang, "得分", "score")``."""
     return zh if lang == "zh" else en
+
+
+def matrix_image(ax, values, *, aspect="equal", **kwargs):
+    """Draw a matrix like ``ax.imshow`` (row 0 at the top, cell (i, j) centred at (j, i)), but as
+    vector cells (``pcolormesh``), so the SVG and the PDF stay sharp. Returns the mesh, which
+    ``fig.colorbar`` accepts."""
+    import numpy as np
+
+    values = np.asarray(values)                               # (rows, cols)
+    rows, cols = values.shape
+    kwargs.setdefault("edgecolors", "face")                   # no hairline seams between cells
+    kwargs.setdefault("linewidth", 0.2)
+    mesh = ax.pcolormesh(np.arange(cols + 1) - 0.5, np.arange(rows + 1) - 0.5, values, **kwargs)
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_aspect(aspect)
+    return mesh

@@ -7,7 +7,7 @@ import numpy as np
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from .. import toy
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, matrix_image, tr
 from . import figure
 
 # The pronoun pair each language reads: the tour's 小猫 pair in Chinese, Alammar's pair in English.
@@ -23,11 +23,7 @@ def pronoun_pair(lang: str):
 def _heatmap(ax, r, focus, title):
     w = r.weights                                            # (n, n) step-2 weights
     n = len(r.tokens)
-    edges = np.arange(n + 1) - 0.5
-    ax.pcolormesh(edges, edges, w, cmap="Blues", vmin=0, vmax=1)   # vector cells, not a bitmap
-    ax.set_xlim(-0.5, n - 0.5)
-    ax.set_ylim(n - 0.5, -0.5)
-    ax.set_aspect("equal")
+    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
     ax.set_xticks(range(n), r.tokens, rotation=60 if r.lang == "en" else 0, ha="right" if r.lang == "en" else "center", fontsize=9)
     ax.set_yticks(range(n), r.tokens, fontsize=9)
     ax.tick_params(length=0)

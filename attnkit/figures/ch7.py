@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import block
-from ._style import ACCENT, BLUE, INK, MUTED, TEAL, tr
+from ._style import ACCENT, BLUE, INK, MUTED, TEAL, matrix_image, tr
 from . import figure
 
 SHE = {"zh": "她", "en": "she"}
@@ -53,10 +53,7 @@ def story_layer(lang: str):
     data = np.array([getattr(s, name)[i, cols] for name, _ in stages])   # (stages, 6)
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     limit = np.abs(data).max()
-    # pcolormesh, not imshow: vector cells, so the SVG (and the PDF) stays sharp
-    ax.pcolormesh(np.arange(data.shape[1] + 1) - 0.5, np.arange(data.shape[0] + 1) - 0.5, data,
-                  cmap="RdBu_r", vmin=-limit, vmax=limit)
-    ax.invert_yaxis()
+    matrix_image(ax, data, aspect="auto", cmap="RdBu_r", vmin=-limit, vmax=limit)
     for r in range(data.shape[0]):
         for c in range(data.shape[1]):
             ax.text(c, r, f"{data[r, c]:.2f}", ha="center", va="center", fontsize=9,

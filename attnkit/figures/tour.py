@@ -14,7 +14,7 @@ import numpy as np
 from ..core import scaled_dot_product_attention, sinusoidal_positional_encoding
 from ..toy import FEATURE_NAMES, attend
 from ..toy_heads import HEAD_NAMES, TOUR_SENTENCES, attend_heads, tour_sentence
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, matrix_image, tr
 from . import figure
 
 # The example sentence the "your own sentence" widget starts with.
@@ -83,7 +83,7 @@ def heads(lang: str):
     fig, axes = plt.subplots(2, 2, figsize=(9.6, 9.4))
     for h, ax in enumerate(axes.flat):
         w = r.weights[h]                                          # (n, n)
-        ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+        matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
         rot = 60 if lang == "en" else 0
         ax.set_xticks(range(n), r.tokens, rotation=rot, ha="right" if rot else "center", fontsize=8.5)
         ax.set_yticks(range(n), r.tokens, fontsize=8.5)
@@ -168,7 +168,7 @@ def positions(lang: str):
     ax.legend(fontsize=8, frameon=False, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     ax.set_title(tr(lang, "每一维是一条不同快慢的波", "each dimension is a wave of its own speed"))
     ax = axes[1]
-    image = ax.imshow(sim, cmap="Blues")
+    image = matrix_image(ax, sim, cmap="Blues")
     ax.set_xlabel(tr(lang, "位置 B", "position B"))
     ax.set_ylabel(tr(lang, "位置 A", "position A"))
     fig.colorbar(image, ax=ax, shrink=0.8)
