@@ -28,8 +28,10 @@ for n, s, b in zip(ns2, seconds, nbytes):
     print(f"{n:6d}  {1e3 * s:10.2f}  {b:14,d}")
 
 # %%
+import io
+
 import matplotlib.pyplot as plt
-from IPython.display import display
+from IPython.display import SVG, display
 from attnkit.figures._style import ACCENT, BLUE, STYLE
 
 with plt.rc_context(STYLE):
@@ -45,5 +47,7 @@ with plt.rc_context(STYLE):
     ax2.set_ylabel("milliseconds")
     ax2.set_title("computing the n×n weights", loc="left")
     fig.tight_layout()
-display(fig)
-plt.close(fig)
+    svg = io.BytesIO()
+    fig.savefig(svg, format="svg")   # SVG with the book's style, like its figures
+    plt.close(fig)
+display(SVG(svg.getvalue()))
