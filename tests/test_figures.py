@@ -31,6 +31,7 @@ def test_figure_is_deterministic_and_labelled_per_language(fig_id):
     assert render_svg(fig_id, "zh") == zh, f"{fig_id}: two renders differ"
     assert zh != en, f"{fig_id}: the zh and en figures are identical (labels not translated?)"
     assert b"<svg" in zh and b"<text" not in zh, "text should be drawn as outlines (svg.fonttype=path)"
+    assert b"<image" not in zh, f"{fig_id} embeds a bitmap: draw matrices with _style.matrix_image, not imshow"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -12,7 +12,6 @@ import importlib.util
 import re
 import subprocess
 import unicodedata
-import warnings
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -241,8 +240,8 @@ def test_no_empty_glyph_boxes(lang):
 def test_figures_are_vector_and_all_printed(lang):
     figures = print_page_facts(lang)["figures"]
     assert all(urlparse(f["src"]).path.endswith(".svg") for f in figures)
-    # A raster image in the PDF may only come from a bitmap that a figure's SVG embeds itself
-    # (matplotlib's imshow does that; pcolormesh stays vector).
+    # Every figure is vector (matplotlib's imshow would embed a bitmap; matrix_image does not), so a
+    # raster image in the PDF can only be something else (a form control, a PNG).
     images = poppler("pdfimages", "-list", str(pdf_path(lang))).splitlines()[2:]
     svgs = {urlparse(f["src"]).path for f in figures}
     site_root = SITE / ("en" if lang == "en" else "")
@@ -250,8 +249,7 @@ def test_figures_are_vector_and_all_printed(lang):
     assert len(images) <= sum(embedded.values()) * 2, (
         f"{lang}: raster images in the PDF that no figure embeds (e.g. a form control or a PNG):\n" + "\n".join(images))
     with_bitmaps = sorted(p.rsplit("/", 1)[-1] for p, n in embedded.items() if n)
-    if with_bitmaps:
-        warnings.warn(f"{lang}: figures that embed bitmaps instead of vector drawing: {with_bitmaps}")
+    assert not with_bitmaps, f"{lang}: figures that embed bitmaps instead of vector drawing (use matrix_image): {with_bitmaps}"
     sources = sorted({f for page in book_pages(lang) for f in re.findall(r"figures/([a-z0-9-]+)\.svg", source(lang, page))})
     printed = sorted({re.search(r"figures/([a-z0-9-]+)\.svg", f["src"])[1] for f in figures})
     assert set(sources) <= set(printed), f"{lang}: figures missing from the print page: {set(sources) - set(printed)}"

@@ -10,7 +10,7 @@ from .. import heads as hd
 from .. import position as ps
 from ..core import sinusoidal_positional_encoding
 from ..toy_heads import HEAD_NAMES, TOUR_SENTENCES, attend_heads
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, matrix_image, tr
 from . import figure
 
 START_COLOURS = {"same": ACCENT, "nudged": TEAL, "random": BLUE}
@@ -25,7 +25,7 @@ def start_label(lang, start):
 def _weights_map(ax, w, rows, cols, title, *, fontsize=8.5, numbers=True, frame=None):
     """A heatmap of attention weights with percentages in the cells."""
     n_r, n_c = w.shape
-    ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
     rot = 60 if any(len(t) > 3 and t.isascii() for t in cols) else 0
     ax.set_xticks(range(n_c), cols, rotation=rot, ha="right" if rot else "center", fontsize=fontsize)
     ax.set_yticks(range(n_r), rows, fontsize=fontsize)
@@ -136,7 +136,7 @@ def pe_heatmap(lang: str):
     n, d = 50, 64
     pe = sinusoidal_positional_encoding(n, d)                     # (n, d)
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(6.6, 8.6), gridspec_kw={"height_ratios": [1.2, 1]})
-    image = ax1.imshow(pe, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
+    image = matrix_image(ax1, pe, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
     ax1.set_xlabel(tr(lang, "维度（左快右慢；偶数列 sin，奇数列 cos）", "dimension (fast on the left; even sin, odd cos)"))
     ax1.set_ylabel(tr(lang, "位置", "position"))
     ax1.set_title(tr(lang, "每一行是一个位置的编码", "each row is one position's code"), loc="left")
@@ -173,7 +173,7 @@ def pe_offset(lang: str):
     ax1.set_xlabel(tr(lang, "位置", "position"))
     ax1.legend(frameon=False, fontsize=9.5, loc="upper left")
     ax1.set_title(tr(lang, "数数会越数越大，正弦编码不会", "counting keeps growing; sinusoids stay put"), loc="left")
-    image = ax2.imshow(sim, cmap="Blues")
+    image = matrix_image(ax2, sim, cmap="Blues")
     fig.colorbar(image, ax=ax2, shrink=0.85)
     ax2.set_xlabel(tr(lang, "位置 q", "position q"))
     ax2.set_ylabel(tr(lang, "位置 p", "position p"))

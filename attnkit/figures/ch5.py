@@ -9,7 +9,7 @@ from matplotlib.patches import Rectangle
 from .. import toy
 from ..cost import attention_influence_on_last, init_attention, score_bytes, score_matrix
 from ..rnn import influence_on_last, init_rnn, random_tokens
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, matrix_image, tr
 from . import figure
 
 LONG_N = 40        # tokens in the long-range figure
@@ -76,7 +76,7 @@ def read_heatmap(lang: str):
     w = r.weights                                                         # (n, n) step 2
     n = len(r.tokens)
     fig, ax = plt.subplots(figsize=(7.0, 6.4))
-    ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
     ax.set_xticks(range(n), r.tokens, rotation=60, ha="right", fontsize=10)
     ax.set_yticks(range(n), r.tokens, fontsize=10)
     ax.tick_params(length=0)
