@@ -54,3 +54,21 @@ def matrix_image(ax, values, *, aspect="equal", **kwargs):
     ax.set_ylim(rows - 0.5, -0.5)
     ax.set_aspect(aspect)
     return mesh
+
+
+def weights_map(ax, w, rows, cols, *, fontsize=8.5, numbers=True, rotate=None):
+    """Attention weights ``w`` (rows, cols) as a heatmap: query words down the side, key words
+    along the bottom, and each weight as a percentage in its cell."""
+    n_r, n_c = w.shape
+    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
+    rot = (60 if any(len(t) > 3 and t.isascii() for t in cols) else 0) if rotate is None else rotate
+    ax.set_xticks(range(n_c), cols, rotation=rot, ha="right" if rot else "center", fontsize=fontsize)
+    ax.set_yticks(range(n_r), rows, fontsize=fontsize)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    if numbers:
+        for i in range(n_r):
+            for j in range(n_c):
+                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=fontsize - 2,
+                        color="white" if w[i, j] > 0.5 else MUTED)

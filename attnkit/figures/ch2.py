@@ -7,7 +7,7 @@ import numpy as np
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from .. import toy
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, matrix_image, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, tr, weights_map
 from . import figure
 
 # The pronoun pair each language reads: the tour's 小猫 pair in Chinese, Alammar's pair in English.
@@ -23,16 +23,7 @@ def pronoun_pair(lang: str):
 def _heatmap(ax, r, focus, title):
     w = r.weights                                            # (n, n) step-2 weights
     n = len(r.tokens)
-    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
-    ax.set_xticks(range(n), r.tokens, rotation=60 if r.lang == "en" else 0, ha="right" if r.lang == "en" else "center", fontsize=9)
-    ax.set_yticks(range(n), r.tokens, fontsize=9)
-    ax.tick_params(length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    for i in range(n):
-        for j in range(n):
-            ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=7,
-                    color="white" if w[i, j] > 0.5 else MUTED)
+    weights_map(ax, w, r.tokens, r.tokens, fontsize=9, rotate=60 if r.lang == "en" else 0)
     i = r.index(focus)
     ax.add_patch(Rectangle((-0.5, i - 0.5), n, 1, fill=False, edgecolor=ACCENT, lw=2))
     ax.set_title(title, fontsize=11)

@@ -10,7 +10,7 @@ from .. import heads as hd
 from .. import position as ps
 from ..core import sinusoidal_positional_encoding
 from ..toy_heads import HEAD_NAMES, TOUR_SENTENCES, attend_heads
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, matrix_image, tr
+from ._style import ACCENT, BLUE, GRID, MUTED, TEAL, matrix_image, tr, weights_map
 from . import figure
 
 START_COLOURS = {"same": ACCENT, "nudged": TEAL, "random": BLUE}
@@ -23,20 +23,9 @@ def start_label(lang, start):
 
 
 def _weights_map(ax, w, rows, cols, title, *, fontsize=8.5, numbers=True, frame=None):
-    """A heatmap of attention weights with percentages in the cells."""
-    n_r, n_c = w.shape
-    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
-    rot = 60 if any(len(t) > 3 and t.isascii() for t in cols) else 0
-    ax.set_xticks(range(n_c), cols, rotation=rot, ha="right" if rot else "center", fontsize=fontsize)
-    ax.set_yticks(range(n_r), rows, fontsize=fontsize)
-    ax.tick_params(length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    if numbers:
-        for i in range(n_r):
-            for j in range(n_c):
-                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=fontsize - 2,
-                        color="white" if w[i, j] > 0.5 else MUTED)
+    """A heatmap of attention weights with percentages in the cells, a title and an optional framed row."""
+    n_c = w.shape[1]
+    weights_map(ax, w, rows, cols, fontsize=fontsize, numbers=numbers)
     if frame is not None:
         ax.add_patch(Rectangle((-0.5, frame - 0.5), n_c, 1, fill=False, edgecolor=ACCENT, lw=2))
     ax.set_title(title, fontsize=fontsize + 1.5)

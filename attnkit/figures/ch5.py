@@ -9,7 +9,7 @@ from matplotlib.patches import Rectangle
 from .. import toy
 from ..cost import attention_influence_on_last, init_attention, score_bytes, score_matrix
 from ..rnn import influence_on_last, init_rnn, random_tokens
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, matrix_image, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, tr, weights_map
 from . import figure
 
 LONG_N = 40        # tokens in the long-range figure
@@ -76,16 +76,7 @@ def read_heatmap(lang: str):
     w = r.weights                                                         # (n, n) step 2
     n = len(r.tokens)
     fig, ax = plt.subplots(figsize=(7.0, 6.4))
-    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
-    ax.set_xticks(range(n), r.tokens, rotation=60, ha="right", fontsize=10)
-    ax.set_yticks(range(n), r.tokens, fontsize=10)
-    ax.tick_params(length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    for i in range(n):
-        for j in range(n):
-            ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=7.5,
-                    color="white" if w[i, j] > 0.5 else MUTED)
+    weights_map(ax, w, r.tokens, r.tokens, fontsize=10, rotate=60)
     i, j = r.index("it"), r.index("animal")
     ax.add_patch(Rectangle((-0.5, i - 0.5), n, 1, fill=False, edgecolor=ACCENT, lw=2))
     ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=INK, lw=2.2))

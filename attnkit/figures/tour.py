@@ -14,7 +14,7 @@ import numpy as np
 from ..core import scaled_dot_product_attention, sinusoidal_positional_encoding
 from ..toy import FEATURE_NAMES, attend
 from ..toy_heads import HEAD_NAMES, TOUR_SENTENCES, attend_heads, tour_sentence
-from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, matrix_image, tr
+from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, matrix_image, tr, weights_map
 from . import figure
 
 # The example sentence the "your own sentence" widget starts with.
@@ -79,21 +79,10 @@ def own_sentence(lang: str):
 def heads(lang: str):
     """Four heads on one sentence: each head's weights as a small table (heatmap)."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
-    n = len(r.tokens)
     fig, axes = plt.subplots(2, 2, figsize=(9.6, 9.4))
     for h, ax in enumerate(axes.flat):
         w = r.weights[h]                                          # (n, n)
-        matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
-        rot = 60 if lang == "en" else 0
-        ax.set_xticks(range(n), r.tokens, rotation=rot, ha="right" if rot else "center", fontsize=8.5)
-        ax.set_yticks(range(n), r.tokens, fontsize=8.5)
-        ax.tick_params(length=0)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
-        for i in range(n):
-            for j in range(n):
-                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=6.5,
-                        color="white" if w[i, j] > 0.5 else MUTED)
+        weights_map(ax, w, r.tokens, r.tokens, rotate=60 if lang == "en" else 0)
         ax.set_title(f"{h + 1}. {HEAD_NAMES[lang][h]}", fontsize=10.5)
     fig.supxlabel(tr(lang, "被看的词（键）；格中数字为百分比", "looked at (key); numbers are percentages"), fontsize=9, color=MUTED)
     fig.supylabel(tr(lang, "正在看的词（查询）", "looking (query)"), fontsize=9, color=MUTED)
