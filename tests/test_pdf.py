@@ -33,8 +33,10 @@ _spec.loader.exec_module(pdf_tool)
 
 
 def book_pages(lang: str) -> list[str]:
-    """The pages of the nav that exist (the PDF holds what the site holds)."""
-    return [f for f in nav_files(lang) if (ROOT / "docs" / lang / f).is_file()]
+    """The pages of the nav that exist (the PDF holds what the site holds), except the lab
+    notebooks: the print-site plugin does not take mkdocs-jupyter pages, and each lab repeats an
+    experiment that its chapter's pages (which are printed) show with listings and figures."""
+    return [f for f in nav_files(lang) if (ROOT / "docs" / lang / f).is_file() and not re.search(r"/lab-[\w-]+\.py$", f)]
 
 
 def source(lang: str, page: str) -> str:

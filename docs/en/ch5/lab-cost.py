@@ -2,7 +2,7 @@
 # # Lab notebook: timing the RNN and attention
 #
 # These numbers were measured on the machine that built this site, at the moment it was built, and they change from run to run.
-# [Download `lab-cost.ipynb`](lab-cost.ipynb) and run it on your own computer: the numbers will differ, the trends should not.
+# <p class="screen-only"><a href="lab-cost.ipynb" download>Download <code>lab-cost.ipynb</code></a> and run it on your own computer: the numbers will differ, the trends should not.</p>
 # The background is in [section 5.1](../parallel/) and [section 5.3](../matrix/).
 
 # %%

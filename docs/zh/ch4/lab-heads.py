@@ -2,7 +2,8 @@
 # # 实验笔记本：两个头怎样分道扬镳
 #
 # 这本笔记本和 [4.1 节](../multi-head/) 的实验是同一个，只是每一步都摊开给你改。
-# 它在每次构建网站时重新运行一遍；可以[下载 `lab-heads.ipynb`](lab-heads.ipynb)，装好 attnkit 之后在本地 Jupyter 里打开。
+# 它在每次构建网站时重新运行一遍。
+# <p class="screen-only">可以<a href="lab-heads.ipynb" download>下载 <code>lab-heads.ipynb</code></a>，装好 attnkit 之后在本地 Jupyter 里打开。</p>
 #
 # 任务：一句 6 个词的话围成一圈，每个词要写出左邻和右邻是什么词。
 # 模型：两个注意力头，输出相加，用最朴素的梯度下降训练。

@@ -2,7 +2,7 @@
 # # 实验笔记本：计时 RNN 和注意力
 #
 # 这些数字是构建这个网站的那台机器、在构建的那一刻测出来的，每次都不一样。
-# [下载 `lab-cost.ipynb`](lab-cost.ipynb) 在你自己的电脑上跑，数字会变，但趋势应当一样。
+# <p class="screen-only"><a href="lab-cost.ipynb" download>下载 <code>lab-cost.ipynb</code></a> 在你自己的电脑上跑，数字会变，但趋势应当一样。</p>
 # 背景见 [5.1 节](../parallel/) 和 [5.3 节](../matrix/)。
 
 # %%
