@@ -11,7 +11,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null   # with recommends: what the tests were run with
   fc-cache -f >/dev/null 2>&1 || true
 else
   echo "Missing system packages: ${missing[*]}" >&2
