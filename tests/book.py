@@ -33,6 +33,18 @@ def pages(lang: str) -> list[Path]:
     return sorted(p.relative_to(base) for p in base.rglob("*.md"))
 
 
+def page_url(lang: str, page) -> str:
+    """docs/<lang>/ch3/softmax.md -> "/ch3/softmax/" (zh) or "/en/ch3/softmax/" (en); index.md -> its folder."""
+    stem = Path(page).with_suffix("")
+    parts = stem.parts[:-1] if stem.name == "index" else stem.parts
+    return ("/en/" if lang == "en" else "/") + "".join(part + "/" for part in parts)
+
+
+def built_page(site: Path, lang: str, page) -> Path:
+    """The HTML file the build writes for a source page: site/[en/]ch3/softmax/index.html."""
+    return site / page_url(lang, page).lstrip("/") / "index.html"
+
+
 def fences(text: str) -> list[Fence]:
     """All code fences of a page, wherever they are (top level, admonition, tab, list)."""
     found, current, closing = [], None, None

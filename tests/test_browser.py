@@ -1,12 +1,11 @@
 """The built book in headless Chromium, as a reader sees it: math, figures, language switch,
 Chinese search, dark mode and a phone-sized screen, with nothing loaded from outside."""
 
-from pathlib import Path
 
 import pytest
 
 from browser import launch, serve_site
-from book import ROOT, pages
+from book import ROOT, page_url, pages
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-artifacts" / "shots"
@@ -18,24 +17,17 @@ def site():
         yield base, browser
 
 
-def url_of(lang, page: Path) -> str:
-    stem = page.with_suffix("")
-    parts = stem.parts[:-1] if stem.name == "index" else stem.parts
-    path = "/".join(parts)
-    return ("/en/" if lang == "en" else "/") + (path + "/" if path else "")
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_page_renders_offline_without_errors(site, lang):
     base, browser = site
     page = browser.new_page()
     for source in pages(lang):
-        page.goto(base + url_of(lang, source))
+        page.goto(base + page_url(lang, source))
         page.wait_for_load_state("networkidle")
         raw_math = page.locator(".arithmatex:not(:has(.katex))").count()
-        assert raw_math == 0, f"{url_of(lang, source)}: {raw_math} formulas left unrendered"
+        assert raw_math == 0, f"{page_url(lang, source)}: {raw_math} formulas left unrendered"
         broken = page.evaluate("[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
-        assert not broken, f"{url_of(lang, source)}: images that did not load: {broken}"
+        assert not broken, f"{page_url(lang, source)}: images that did not load: {broken}"
     assert not page.outside, f"requests to outside the site: {page.outside}"
     assert not page.errors, f"console errors: {page.errors}"
 

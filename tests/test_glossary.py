@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from book import DOCS, LANGS, ROOT
+from book import DOCS, LANGS, ROOT, built_page
 
 SITE = ROOT / "site"
 GLOSSARY = yaml.safe_load((DOCS / "glossary.yml").read_text(encoding="utf-8"))
@@ -23,9 +23,7 @@ MINE = ["ch6/index.md", "ch6/videos.md", "ch6/reading-and-playing.md", "ch6/cour
 
 
 def built(lang: str, page: str) -> Path:
-    stem = Path(page).with_suffix("")
-    parts = stem.parts[:-1] if stem.name == "index" else stem.parts
-    return SITE.joinpath(*(("en",) if lang == "en" else ()), *parts, "index.html")
+    return built_page(SITE, lang, page)
 
 
 def ids_of(path: Path) -> set[str]:

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from attnkit import multi_head_attention
 from attnkit.heads import (PARAMS, STARTS, init_heads, make_task, neighbour_share, source_loss, source_loss_descent,
                            source_loss_optimum, train_two_heads, two_heads_loss_and_grads, worked_dimensions)
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, fences, pages
+from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, pages
 
 EXEC_INFO = re.compile(r'^python\s+exec="on"(\s+\w+="[^"]*")*$')
 SITE = ROOT / "site"
@@ -67,13 +67,6 @@ def test_every_listing_is_used():
     assert not unused, f"listings in snippets/ that no page shows: {unused}"
 
 
-def built_page(lang, page):
-    """docs/<lang>/ch3/softmax.md -> site/[en/]ch3/softmax/index.html"""
-    stem = page.with_suffix("")
-    parts = stem.parts[:-1] if stem.name == "index" else stem.parts
-    return SITE.joinpath(*(("en",) if lang == "en" else ()), *parts, "index.html")
-
-
 def run_listing(name: str) -> str:
     result = subprocess.run([sys.executable, str(SNIPPETS / name)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, f"snippets/{name} failed:\n{result.stderr}"
@@ -90,7 +83,7 @@ def test_listing_runs_and_its_output_is_on_the_page(name):
         for page in pages(lang):
             if f'"{name}"' not in (DOCS / lang / page).read_text(encoding="utf-8"):
                 continue
-            built = built_page(lang, page)
+            built = built_page(SITE, lang, page)
             text = html.unescape(re.sub(r"<[^>]+>", "", built.read_text(encoding="utf-8")))
             shown.append(built)
             assert output.strip() in text, f"{built} does not show the current output of snippets/{name}:\n{output}"

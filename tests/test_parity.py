@@ -2,7 +2,7 @@
 
 import pytest
 
-from book import DOCS, LANGS, nav_files, pages, structure
+from book import DOCS, nav_files, pages, structure
 
 
 def test_same_pages():

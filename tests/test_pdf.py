@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from book import CONFIGS, LANGS, ROOT, nav_files
+from book import CONFIGS, LANGS, ROOT, built_page, nav_files
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
@@ -340,9 +340,7 @@ def test_print_page_holds_each_pages_final_html(lang):
     printed = (root / "print_page" / "index.html").read_text(encoding="utf-8")
     pages = []
     for page in book_pages(lang):
-        stem = Path(page).with_suffix("")
-        parts = stem.parts[:-1] if stem.name == "index" else stem.parts
-        html = root.joinpath(*parts, "index.html").read_text(encoding="utf-8")
+        html = built_page(SITE, lang, page).read_text(encoding="utf-8")
         pages.append(html.split('<article', 1)[-1].split('</article>', 1)[0])
     assert printed.count("<abbr") >= sum(p.count("<abbr") for p in pages), f"{lang}: glossary terms missing on the print page"
     if lang == "zh":

@@ -15,7 +15,7 @@ import zipfile
 
 import pytest
 
-from book import ROOT, SNIPPETS, fences, pages
+from book import ROOT, SNIPPETS, built_page, fences, pages
 
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
@@ -79,8 +79,7 @@ def test_every_listing_on_every_page_links_to_the_playground():
         for page in pages(lang):
             text = (ROOT / "docs" / lang / page).read_text(encoding="utf-8")
             includes = [line.split('"')[1] for f in fences(text) for line in f.body if "--8<--" in line]
-            stem = page.with_suffix("")
-            html_path = base.joinpath(*(stem.parts[:-1] if stem.name == "index" else stem.parts), "index.html")
+            html_path = built_page(SITE, lang, page)
             html = html_path.read_text(encoding="utf-8")
             links = re.findall(r'<a class="pg-run-link" href="([^"]+)">', html)
             assert [link.split("listing=")[1] for link in links] == includes, html_path

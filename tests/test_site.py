@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from book import LANGS, ROOT, pages
+from book import LANGS, ROOT, built_page, pages
 
 SITE = ROOT / "site"
 OUTSIDE = re.compile(r"""(?:src|href)=["'](?:https?:)?//(?!127\.0\.0\.1|localhost)[^"']+["']""")
@@ -14,9 +14,7 @@ LOADS = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*>""")
 
 
 def built(lang, page: Path) -> Path:
-    stem = page.with_suffix("")
-    parts = stem.parts[:-1] if stem.name == "index" else stem.parts
-    return SITE.joinpath(*(("en",) if lang == "en" else ()), *parts, "index.html")
+    return built_page(SITE, lang, page)
 
 
 def all_html():
