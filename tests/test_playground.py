@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 
-from book import ROOT, SNIPPETS, built_page, fences, listing_source, pages
+from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
 
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
@@ -67,6 +67,8 @@ def test_the_site_serves_the_pinned_files_attnkit_and_every_listing():
         names = [p.relative_to(SNIPPETS).as_posix() for p in SNIPPETS.rglob("*.py")]
         # each language's presets are the listings as that book shows them ([zh]/[en] lines filtered)
         assert presets["listings"] == {name: listing_source(name, lang) for name in names}, lang
+        welcome = (ROOT / "overrides" / "assets" / "playground" / "welcome.py").read_text(encoding="utf-8")
+        assert presets["welcome"] == listings.for_language(welcome, lang), lang
         with zipfile.ZipFile(site / "assets" / "playground" / "attnkit.zip") as z:
             for name in z.namelist():
                 assert z.read(name) == (ROOT / name).read_bytes(), f"{name} in attnkit.zip differs from the repository"

@@ -17,6 +17,7 @@ from mkdocs.structure.files import File
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
 from attnkit import toy
+from attnkit.core import spread_evenly
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
 log = logging.getLogger("mkdocs.hooks.widgets")
@@ -92,11 +93,13 @@ def steps_data(lang: str) -> dict:
 
 
 def heads_data(lang: str) -> dict:
-    """Four heads on one sentence: each head's weights (n, n)."""
+    """Four heads on one sentence: each head's weights (n, n), and for each row the word it looks
+    at most, or -1 when the row is spread evenly (attnkit.core.spread_evenly): no target to name."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     focus = r.tokens.index(TOUR_SENTENCES["cat-ball-fun"].focus[lang])
+    top = [[-1 if spread_evenly(row) else int(np.argmax(row)) for row in head] for head in r.weights]
     return {"tokens": r.tokens, "focus": focus, "names": HEAD_NAMES[lang], "ids": list(HEADS),
-            "weights": _list(r.weights), "concat_shape": list(r.concat.shape),
+            "weights": _list(r.weights), "top": top, "concat_shape": list(r.concat.shape),
             "head_shape": list(r.outs.shape[1:])}
 
 
