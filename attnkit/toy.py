@@ -77,7 +77,7 @@ FEATURES: list[str] = [
     "thing",          # an object or a place: 球, street, 手机
     "pronoun",        # 它, it
     "needs_animate",  # a clue that only fits something alive: 饿了, tired
-    "needs_thing",    # a clue that only fits a thing: 好玩, wide, 新
+    "needs_thing",    # a clue that only fits a thing: 好玩, wide, shiny, 新
     "food",           # a food topic word: 水果摊, 甜, sweet
     "tech",           # a technology topic word: 发布会, 手机, phone
     "ambiguous",      # a word with two senses: 苹果 / apple (fruit or company)
@@ -120,6 +120,7 @@ LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "it": ("pronoun",),
         "tired": ("needs_animate",), "hungry": ("needs_animate",),
         "wide": ("needs_thing",), "fun": ("needs_thing",), "new": ("needs_thing",),
+        "shiny": ("needs_thing",),
         "fruit": ("food",), "sweet": ("food",), "crisp": ("food",),
         "launch": ("tech",), "event": ("tech",),
         "cross": ("action",), "chased": ("action",), "ran": ("action",), "showed": ("action",),
@@ -195,6 +196,10 @@ class Example:
 SENTENCES: dict[str, Example] = {
     "cat-ball-hungry": Example("小猫追着球跑，因为它饿了。", "zh", "它", 2, ("小猫",)),
     "cat-ball-fun": Example("小猫追着球跑，因为它很好玩。", "zh", "它", 2, ("球",)),
+    "kitten-ball-hungry": Example(
+        "The kitten chased the ball because it was hungry.", "en", "it", 2, ("kitten",)),
+    "kitten-ball-shiny": Example(
+        "The kitten chased the ball because it was shiny.", "en", "it", 2, ("ball",)),
     "animal-street-tired": Example(
         "The animal didn't cross the street because it was too tired.", "en", "it", 2, ("animal",)),
     "animal-street-wide": Example(
