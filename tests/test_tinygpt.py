@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attnkit import causal_mask, multi_head_attention, tinygpt
-from attnkit.tinygpt import (CopyTask, accuracy, adam_init, adam_step, config_of, copy_batch,
+from attnkit.tinygpt import (BOOK, CopyTask, Trainer, accuracy, adam_init, adam_step, config_of, copy_batch,
                              forward, generate, init, loss_and_grad, sgd_step, train, trained)
 
 
@@ -176,28 +176,37 @@ def test_adam_first_step_moves_each_weight_by_lr():
 
 
 def test_training_learns_the_copy_task_and_is_deterministic():
-    params, history = train(steps=150, seed=0)
-    again, history_2 = train(steps=150, seed=0)
-    assert history == history_2
+    params, losses = train(**BOOK)
+    again, losses_2 = train(**BOOK)
+    assert losses == losses_2 and len(losses) == BOOK["steps"]
     assert all(np.array_equal(params[k], again[k]) for k in params)
-    assert history["loss"][0] > 1.9 and history["loss"][-1] < 0.05
+    assert losses[0] > 1.9 and max(losses[-10:]) < 0.05
     tokens, targets = copy_batch(np.random.default_rng(12345), 200, CopyTask())
     assert accuracy(params, tokens, targets) > 0.99
     assert accuracy(init(8, 16, 2, 1, 11, seed=0), tokens, targets) < 0.3
     _, other = train(steps=20, seed=1)
-    assert other["loss"] != history["loss"][:len(other["loss"])]
+    assert other != losses[:20]
+
+
+def test_trainer_step_by_step_equals_train():
+    t = Trainer(seed=4, lr=0.02)
+    assert t.run(5) + t.run(5) == train(steps=10, seed=4, lr=0.02)[1]
+    sgd = Trainer(seed=4, optimizer="sgd", lr=0.5)
+    assert sgd.run(3) != Trainer(seed=4, lr=0.5).run(3)
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        t.run(0)
 
 
 def test_trained_is_memoised_and_returns_copies():
     a, _ = trained(steps=20, seed=3)
     a["wte"][:] = 0
-    b, _ = trained(steps=20, seed=3)
+    b, _ = trained(seed=3, steps=20, lr=0.01)          # same configuration, spelled differently
     assert np.any(b["wte"] != 0)
     assert tinygpt._trained.cache_info().hits >= 1
 
 
 def test_generate_greedy_copies_and_temperature_is_seeded():
-    params, _ = trained(steps=150, seed=0)
+    params, _ = trained(**BOOK)
     prompt = [1, 2, 3, 4, 5, 6]
     out = generate(params, prompt, 5)
     assert out.tolist() == [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5]
@@ -245,6 +254,7 @@ def test_bad_input_says_what_it_got_and_expected(tokens, targets, message):
     (lambda: init(5, 8, 2, 1, 6, seed=-1), "seed must be a non-negative integer"),
     (lambda: sgd_step({}, {}, lr=0), "lr .* must be a positive finite number, got 0"),
     (lambda: train(steps=1, lr=float("nan")), "lr .* got nan"),
+    (lambda: train(steps=0), "steps must be a positive integer"),
     (lambda: train(steps=1, optimizer="rmsprop"), "optimizer must be 'adam' or 'sgd'"),
     (lambda: generate(init(5, 8, 2, 1, 6), [0, 1], 2, temperature=-1), "temperature must be"),
     (lambda: generate(init(5, 8, 2, 1, 6), [0, 5], 2), r"prompt must be token ids in \[0, 4\]"),
