@@ -94,6 +94,11 @@ __all__ = [
     "train",
     "trained",
     "accuracy",
+    "LETTERS",
+    "spell",
+    "held_out",
+    "look_back",
+    "report",
 ]
 
 EPS = 1e-5          # layer norm's epsilon
@@ -622,3 +627,88 @@ def trained(**config):
     bound.apply_defaults()
     params, losses = _trained(tuple(sorted(bound.arguments.items())))
     return {k: v.copy() for k, v in params.items()}, list(losses)
+
+
+# --------------------------------------------------------------------------
+# reading the trained model: held-out data, letters, what each head looks at
+# --------------------------------------------------------------------------
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+HELD_OUT_SEED = 2026
+
+
+def spell(tokens):
+    """Token ids as letters, -1 (not scored) as a dot: [0, 1, -1] -> "AB·".
+
+    The copy task's tokens mean nothing, so letters are as good a name as any.
+    """
+    return "".join("·" if int(t) < 0 else LETTERS[int(t)] for t in np.ravel(tokens))
+
+
+def held_out(count=1000, **config):
+    """About ``count`` copy-task sequences the training of ``config`` never saw: (tokens, targets).
+
+    Drawn from their own seed, then every sequence that occurs in one of the training batches
+    of ``config`` (same defaults as :func:`train`) is dropped, so the accuracy on them
+    measures what the model does with new sequences.
+    """
+    bound = inspect.signature(train).bind(**config)
+    bound.apply_defaults()
+    c = bound.arguments
+    task = CopyTask(c["vocab_size"], c["half"])
+    rng = np.random.default_rng([c["seed"], 1])        # the training's batches, replayed
+    seen = set()
+    for _ in range(c["steps"]):
+        tokens, _ = copy_batch(rng, c["batch"], task)
+        seen.update(map(bytes, tokens.astype(np.uint8)))
+    tokens, targets = copy_batch(np.random.default_rng(HELD_OUT_SEED), check_positive_int("count", count), task)
+    new = np.array([bytes(t.astype(np.uint8)) not in seen for t in tokens])
+    return tokens[new], targets[new]
+
+
+def look_back(weights, half):
+    """For each head, the mean weight a second-half position puts on the token ``half`` back.
+
+    weights : (..., H, n, n) attention weights of the copy task (n = 2 half - 1). Position i
+    (i >= half - 1) predicts token i + 1, which is the token at position i + 1 - half.
+    Returns (H,): 1.0 means the head does exactly the copy.
+    """
+    w = np.asarray(weights)
+    n = w.shape[-1]
+    rows = np.arange(half - 1, n)                      # the scored positions
+    share = w[..., rows, rows + 1 - half]              # (..., H, half)
+    return share.reshape(-1, *share.shape[-2:]).mean(axis=(0, 2))   # (H,)
+
+
+@functools.lru_cache(maxsize=1)
+def _report():
+    params, losses = trained(**BOOK)
+    c = BOOK
+    fresh = init(c["vocab_size"], c["d_model"], c["n_heads"], c["n_layers"], 2 * c["half"] - 1, seed=c["seed"])
+    tokens, targets = held_out(**BOOK)
+    weights = {name: forward(p, tokens)[1]["h0"]["attn"]["weights"] for name, p in
+               (("before", fresh), ("after", params))}
+    return {
+        "held_out": len(tokens),
+        "acc_before": accuracy(fresh, tokens, targets),
+        "acc_after": accuracy(params, tokens, targets),
+        "copy_before": look_back(weights["before"], c["half"]).tolist(),
+        "copy_after": look_back(weights["after"], c["half"]).tolist(),
+        "loss_first": losses[0],
+        "loss_last": losses[-1],
+        "guess": math.log(c["vocab_size"]),
+        "first_below_0.1": 1 + next(i for i, loss in enumerate(losses) if loss < 0.1),
+        "n_params": sum(v.size for v in params.values()),
+    }
+
+
+def report():
+    """The numbers chapter 8 quotes about the book's trained model (computed once per build).
+
+    held_out: how many new sequences were tested; acc_before / acc_after: their accuracy
+    before and after training; copy_before / copy_after: per head, the weight on the token
+    to copy (:func:`look_back`); loss_first / loss_last: the first and last step's loss;
+    guess: ln(vocab_size), the loss of a uniform guess; first_below_0.1: the first step whose
+    loss is below 0.1; n_params: the number of trained numbers.
+    """
+    return dict(_report())
