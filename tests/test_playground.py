@@ -214,7 +214,7 @@ def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
     run(page)
     table = page.locator("table.pg-heatmap")
     assert table.count() == 1 and table.locator("tbody td").count() == 9
-    assert table.locator("tbody th").all_inner_texts() == ["the", "cat", "sat"]
+    assert table.locator("tbody th").all_inner_texts() == ["小猫", "坐", "下"]     # the zh welcome code
     # Share: the code goes into the address; opening that address shows the same code.
     code = "print('shared 共享')\n"
     set_code(page, code)
