@@ -29,6 +29,7 @@ Everything here stands on :mod:`attnkit.core`: the uncached path calls
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -55,6 +56,9 @@ __all__ = [
     "cache_numbers",
     "cache_bytes",
     "MODEL_SIZES",
+    "DEMO_MODEL",
+    "DEMO_PROMPT",
+    "demo_runs",
 ]
 
 # A few published model shapes (inputs, not results): layers, d_model, context length.
@@ -63,9 +67,14 @@ MODEL_SIZES = {
     "transformer-base": {"n_layers": 6, "d_model": 512, "n_ctx": 512},
     # Radford et al. 2019 (GPT-2 small, 124M parameters)
     "gpt2-small": {"n_layers": 12, "d_model": 768, "n_ctx": 1024},
-    # Touvron et al. 2023 (Llama 2 7B, no grouped-query attention)
-    "llama2-7b": {"n_layers": 32, "d_model": 4096, "n_ctx": 4096},
+    # Touvron et al. 2023 (Llama 2 7B, no grouped-query attention; 6.74 billion parameters)
+    "llama2-7b": {"n_layers": 32, "d_model": 4096, "n_ctx": 4096, "n_params": 6_740_000_000},
 }
+
+
+# The small random decoder the book generates with (figure ch9-kv-work, listing ch9/kv_cache.py).
+DEMO_MODEL = dict(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
+DEMO_PROMPT = (1, 2, 3)
 
 
 # --------------------------------------------------------------------------
@@ -330,3 +339,16 @@ def cache_bytes(n_layers, n, d_model, itemsize=2):
     2.0
     """
     return cache_numbers(n_layers, n, d_model) * check_positive_int("itemsize", itemsize)
+
+
+@functools.lru_cache(maxsize=2)
+def demo_runs(n_new=160):
+    """``(plain, cached)``: :func:`generate` on ``DEMO_MODEL`` without and with the cache.
+
+    >>> plain, cached = demo_runs(4)
+    >>> plain.tokens == cached.tokens
+    True
+    """
+    params = init_decoder(**DEMO_MODEL)
+    return (generate(params, list(DEMO_PROMPT), n_new, use_cache=False),
+            generate(params, list(DEMO_PROMPT), n_new, use_cache=True))
