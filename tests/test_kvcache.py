@@ -143,13 +143,14 @@ def test_the_chapter_listing_uses_the_demo_model():
     assert f"prompt = {list(DEMO_PROMPT)}" in text
 
 
+@pytest.fixture(scope="module")
+def trained():
+    from attnkit import tinygpt
+    return tinygpt.trained(**tinygpt.BOOK)[0]
+
+
 class TestTinyGPT:
     """The cache on chapter 8's trained model: same tokens and logits as tinygpt itself."""
-
-    @pytest.fixture(scope="class")
-    def trained(self):
-        from attnkit import tinygpt
-        return tinygpt.trained(**tinygpt.BOOK)[0]
 
     @pytest.mark.parametrize("prompt", [[2, 0, 1, 5, 4, 3], [7, 7, 1, 0, 6, 2], [3]])
     def test_same_tokens_and_logits_as_tinygpt(self, trained, prompt):
