@@ -61,6 +61,7 @@ __all__ = [
     "demo_runs",
     "tinygpt_step",
     "tinygpt_generate",
+    "tinygpt_recompute_difference",
 ]
 
 # A few published model shapes (inputs, not results): layers, d_model, context length.
@@ -74,7 +75,7 @@ MODEL_SIZES = {
 }
 
 
-# The small random decoder the book generates with (figure ch9-kv-work, listing ch9/kv_cache.py).
+# The small random decoder the book generates with (figure ch9-kv-work, listing ch9/kv_work.py).
 DEMO_MODEL = dict(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
 DEMO_PROMPT = (1, 2, 3)
 
@@ -429,3 +430,22 @@ def tinygpt_generate(params, prompt, n_new):
         logits_out.append(logits)
         tokens.append(int(np.argmax(logits)))
     return Generation(tokens, np.array(logits_out), np.array([], dtype=int), cache)
+
+
+def tinygpt_recompute_difference(params, prompt, n_new):
+    """Largest |logit| difference between :func:`tinygpt_generate` and recomputing every step.
+
+    Runs the cached generation, then :func:`attnkit.tinygpt.forward` on every prefix it grew
+    through, and compares the last rows: rounding only (about 1e-15).
+
+    >>> from attnkit import tinygpt
+    >>> bool(tinygpt_recompute_difference(tinygpt.init(6, 8, 2, 1, 8), [1, 2], 3) < 1e-12)
+    True
+    """
+    from . import tinygpt
+    g = tinygpt_generate(params, prompt, n_new)
+    seq = np.array(g.tokens)
+    n_prompt = len(g.tokens) - n_new
+    redo = np.array([tinygpt.forward(params, [seq[:n_prompt + i]])[0][0, -1]
+                     for i in range(n_new)])                                 # (n_new, V)
+    return float(np.abs(redo - g.logits).max())

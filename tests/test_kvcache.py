@@ -130,13 +130,13 @@ class TestBadInput:
 
 
 def test_the_chapter_listing_uses_the_demo_model():
-    # listing ch9/kv_cache.py spells the model out for the reader; figure ch9-kv-work and the
+    # listing ch9/kv_work.py spells the model out for the reader; figure ch9-kv-work and the
     # page's numbers use DEMO_MODEL: they must be the same model
     import re
     from pathlib import Path
 
     from attnkit.kvcache import DEMO_MODEL, DEMO_PROMPT
-    text = (Path(__file__).parents[1] / "snippets" / "ch9" / "kv_cache.py").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[1] / "snippets" / "ch9" / "kv_work.py").read_text(encoding="utf-8")
     args = re.search(r"init_decoder\(([^)]*)\)", text).group(1)
     spelled = {k.strip(): int(v) for k, v in (a.split("=") for a in args.split(","))}
     assert spelled == DEMO_MODEL

@@ -5,9 +5,10 @@ r = run("cat-ball-hungry", steps=1)          # [zh]
 word = "它"                                   # [zh]
 r = run("animal-street-tired", steps=1)      # [en]
 word = "it"                                  # [en]
-step = r.steps[0]                            # the toy's first attention step
+step = r.steps[0]                            # 玩具模型的第一步 [zh]
+step = r.steps[0]                            # the toy's first step [en]
 n = len(r.tokens)
-mask = causal_mask(n)                        # (n, n): True on and below the diagonal
+mask = causal_mask(n)                        # (n, n)
 print(mask.astype(int))
 
 _, w_all = scaled_dot_product_attention(step.q, step.k, step.v)              # (n, n)

@@ -1,19 +1,24 @@
 import numpy as np
-from attnkit.kvcache import MODEL_SIZES, cache_bytes, cache_numbers, generate, init_decoder
+from attnkit import tinygpt
+from attnkit.kvcache import tinygpt_generate
 
-# a small decoder-only model with random weights (attnkit.kvcache.DEMO_MODEL)
-params = init_decoder(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
-prompt = [1, 2, 3]
-plain = generate(params, prompt, n_new=8, use_cache=False)   # recompute everything each step
-cached = generate(params, prompt, n_new=8, use_cache=True)   # keep K and V, compute one row
-print("tokens, no cache:", plain.tokens)
-print("tokens, KV cache:", cached.tokens)
-print("largest logit difference:", np.abs(plain.logits - cached.logits).max())
-print("multiply-adds per new token, no cache:", plain.macs[1:].tolist())
-print("multiply-adds per new token, KV cache:", cached.macs[1:].tolist())
-print("cache K, V:", cached.cache.k.shape, cached.cache.v.shape)   # (n_layers, n, d_model)
+params, _ = tinygpt.trained(**tinygpt.BOOK)    # 第 8 章训练好的抄写模型 [zh]
+params, _ = tinygpt.trained(**tinygpt.BOOK)    # chapter 8's model, trained to copy [en]
+prompt = [2, 0, 1, 5, 4, 3]                   # "CABFED"
+plain = tinygpt.generate(params, prompt, n_new=6)      # 每步整段重算 [zh]
+plain = tinygpt.generate(params, prompt, n_new=6)      # reruns everything each step [en]
+cached = tinygpt_generate(params, prompt, n_new=6)     # 留着 K、V，只算一行 [zh]
+cached = tinygpt_generate(params, prompt, n_new=6)     # keeps K and V, one row a step [en]
+seq = np.array(cached.tokens)
+redo = np.array([tinygpt.forward(params, [seq[:6 + i]])[0][0, -1] for i in range(6)])  # (6, V)
+diff = np.abs(redo - cached.logits).max()
 
-for name, m in MODEL_SIZES.items():          # one sequence at the model's full context
-    numbers = cache_numbers(m["n_layers"], m["n_ctx"], m["d_model"])   # 2 * layers * n * d_model
-    gib = cache_bytes(m["n_layers"], m["n_ctx"], m["d_model"], itemsize=2) / 2**30
-    print(f"{name:17} n = {m['n_ctx']:5}  {numbers:>13,} numbers  {gib:6.3f} GiB (16-bit)")
+print("不用缓存：", tinygpt.spell(plain))                      # [zh]
+print("KV 缓存： ", tinygpt.spell(cached.tokens))              # [zh]
+print("词元相同：", plain.tolist() == cached.tokens)           # [zh]
+print("logits 最大差：", diff)                                 # [zh]
+print("no cache:", tinygpt.spell(plain))                       # [en]
+print("KV cache:", tinygpt.spell(cached.tokens))               # [en]
+print("same tokens:", plain.tolist() == cached.tokens)         # [en]
+print("largest logit difference:", diff)                       # [en]
+print("K, V:", cached.cache.k.shape, cached.cache.v.shape)     # (n_layers, n, d_model)
