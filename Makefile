@@ -5,7 +5,7 @@
 #   make pdf     build, then print the whole book to site/pdf/ (one PDF per language)
 #   make publish the deployable site/ (both languages + PDFs), as CI deploys it to GitHub Pages;
 #                SITE_URL=https://<user>.github.io/<repo>/ sets its public address
-#   make bench   print build times and page weights (figures, not assertions)
+#   make bench   print build times, page weights and the tiny GPT's training speed (figures, not assertions)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -57,6 +57,7 @@ test: pdf
 bench: setup
 	$(BIN)/python tools/bench.py
 	$(BIN)/python tools/bench_playground.py
+	$(BIN)/python tools/bench_tinygpt.py
 
 clean:
 	rm -rf site .cache test-artifacts
