@@ -49,18 +49,22 @@ def cpython(runs: int) -> None:
 
 
 BUILD_PART = r"""
-import importlib.util, sys, time
+import contextlib, importlib.util, io, sys, time
 t0 = time.perf_counter()
 from attnkit import tinygpt
 from attnkit.figures import render_svg
 spec = importlib.util.spec_from_file_location("w", "docs/hooks/widgets.py")
 w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)
+spec = importlib.util.spec_from_file_location("l", "tools/listings.py")
+listings = importlib.util.module_from_spec(spec); spec.loader.exec_module(listings)
 t1 = time.perf_counter()
 tinygpt.report()
 for lang in ("zh",):
     w.train_gpt_data(lang)
 for name in ("loss", "causal", "train", "generate"):
-    exec(compile(open(f"snippets/ch8/{name}.py").read(), name, "exec"), {"__name__": "__main__"})
+    code = listings.for_language(open(f"snippets/ch8/{name}.py", encoding="utf-8").read(), "zh")
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, name, "exec"), {"__name__": "__main__"})
 t2 = time.perf_counter()
 if sys.argv[1] == "cold":
     for fig in ("ch8-loss", "ch8-attention", "ch8-train"):
