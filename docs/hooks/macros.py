@@ -3,6 +3,8 @@
 Pages write a computation instead of typing its result, for example
 ``{{ pct(softmax([5, 2, 0])[0]) }}`` renders as ``94.6%``. Available names:
 ``np`` (NumPy), ``attnkit``, every public attnkit function, and the formatters below.
+Chinese pages write large and tiny numbers the Chinese way with ``zhnum`` (1100 万, 2×10⁻⁹),
+never with digit grouping or e-notation (tests/test_typography.py checks the built pages).
 
 Every call of an attnkit function from a page is memoized on disk (docs/hooks/bookcache.py,
 ``memo``): keyed by attnkit's sources, the environment and the arguments, shared by both
@@ -28,6 +30,37 @@ import attnkit
 for _info in pkgutil.iter_modules(attnkit.__path__):
     if not _info.name.startswith("_") and _info.name != "figures":
         importlib.import_module(f"attnkit.{_info.name}")
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _plain(x: float) -> str:
+    """A float without exponent or trailing zeros: 1100.0 -> 1100, 1.20 -> 1.2."""
+    return np.format_float_positional(x, trim="-")
+
+
+def sci(x, sig: int = 2) -> str:
+    """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
+    mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
+    return f"{_plain(float(mantissa))}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def zhnum(x, sig: int = 2) -> str:
+    """x rounded to ``sig`` significant digits, the Chinese way: 万 and 亿 for large numbers,
+    ×10⁻ⁿ for tiny ones. zhnum(11_000_000) -> 1100 万, zhnum(2.1e-9) -> 2.1×10⁻⁹, zhnum(0.25) -> 0.25.
+    """
+    x = float(x)
+    if x == 0 or not np.isfinite(x):
+        return _plain(x) if np.isfinite(x) else str(x)
+    r = float(f"{x:.{sig}g}")
+    if abs(r) >= 1e8:
+        return f"{_plain(round(r / 1e8, 12))} 亿"
+    if abs(r) >= 1e4:
+        return f"{_plain(round(r / 1e4, 12))} 万"
+    if abs(r) < 1e-3:
+        return sci(r, sig)
+    return _plain(r)
 
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -78,6 +111,9 @@ def define_env(env):
     def pct(x, digits: int = 1) -> str:
         """A share as a percentage: pct(0.94649) -> 94.6%."""
         return f"{100 * float(x):.{digits}f}%"
+
+    env.macro(zhnum)
+    env.macro(sci)
 
     @env.macro
     def vec(xs, digits: int = 3) -> str:

@@ -7,7 +7,8 @@ Adds to the site, at build time and never from a CDN:
 * ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
   module, which needs matplotlib);
 * ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
-* ``assets/playground/presets.json``: every listing in snippets/ (the playground's presets);
+* ``assets/playground/presets.json``: every listing in snippets/ as this language's book shows it
+  (the playground's presets; ``[zh]``/``[en]`` lines filtered by tools/listings.py);
 * ``assets/playground/editor.js``: CodeMirror, bundled from node_modules with esbuild into
   .cache/playground/ when tools/playground_editor.js or package-lock.json changes.
 
@@ -22,7 +23,6 @@ import io
 import json
 import os
 import posixpath
-import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -40,20 +40,18 @@ ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 PLAYGROUND_PAGE = "playground.md"
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
 
-# A listing: the one allowed fence form, with the snippet it includes.
-LISTING = re.compile(
-    r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python exec="on"[^\n]*\n'
-    r'(?P=indent)--8<--\s+"(?P<path>[^"]+\.py)"\s*\n'
-    r'(?P=indent)(?P=fence)[ \t]*$',
-    re.M,
-)
-
-
-def _vendor():
-    spec = importlib.util.spec_from_file_location("vendor_pyodide", ROOT / "tools" / "vendor_pyodide.py")
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(f"attnbook_{name}", ROOT / "tools" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _vendor():
+    return _tool("vendor_pyodide")
+
+
+listings = _tool("listings")  # the [zh]/[en] filter and the listing fence form
 
 
 def pyodide_files() -> dict[str, Path]:
@@ -102,13 +100,17 @@ def attnkit_zip() -> bytes:
     return buffer.getvalue()
 
 
-def presets() -> str:
-    listings = {
-        path.relative_to(SNIPPETS).as_posix(): path.read_text(encoding="utf-8")
-        for path in sorted(SNIPPETS.rglob("*.py"), key=lambda p: p.relative_to(SNIPPETS).as_posix())
-    }
-    welcome = (ASSETS / "welcome.py").read_text(encoding="utf-8")
-    return json.dumps({"welcome": welcome, "listings": listings}, ensure_ascii=False, indent=1)
+def presets(lang: str) -> str:
+    """Every listing as the ``lang`` book shows it (its [zh]/[en] lines filtered), and the welcome code."""
+    try:
+        shown = {
+            path.relative_to(SNIPPETS).as_posix(): listings.for_language(path.read_text(encoding="utf-8"), lang)
+            for path in sorted(SNIPPETS.rglob("*.py"), key=lambda p: p.relative_to(SNIPPETS).as_posix())
+        }
+    except ValueError as error:
+        raise PluginError(f"playground: {error}") from None
+    welcome = listings.for_language((ASSETS / "welcome.py").read_text(encoding="utf-8"), lang)
+    return json.dumps({"welcome": welcome, "listings": shown}, ensure_ascii=False, indent=1)
 
 
 def on_config(config):
@@ -129,7 +131,7 @@ def on_files(files, config):
     add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
     add("assets/playground/attnkit.zip", content=attnkit_zip())
     add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner
-    add("assets/playground/presets.json", content=presets())
+    add("assets/playground/presets.json", content=presets(config.theme["language"]))
     return files
 
 
@@ -143,7 +145,7 @@ def add_run_links(markdown: str, src_uri: str, lang: str) -> str:
             return match[0]  # pymdownx.snippets reports the missing file itself
         return f'{match[0]}\n\n{indent}[{LINK_TEXT[lang]}]({target}?listing={path}){{ .pg-run-link }}\n'
 
-    return LISTING.sub(link, markdown)
+    return listings.FENCE.sub(link, markdown)
 
 
 def on_page_markdown(markdown, page, config, files):
