@@ -40,6 +40,7 @@ def load(path: Path, name: str):
 
 bookcache = load(HOOKS / "bookcache.py", "bookcache")
 serve_tool = load(ROOT / "tools" / "serve.py", "serve_tool")
+copy_repo = serve_tool.book_build.copy_repo
 
 
 # ---------------------------------------------------------------- fast: what the caches rely on
@@ -146,26 +147,6 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
 
 
 # ---------------------------------------------------------------- slow: builds in a copy
-
-
-def copy_repo(dest: Path, caches: bool) -> Path:
-    """The working tree (tracked and untracked, not ignored) in ``dest``, with node_modules and the
-    downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, files):
-        src = ROOT / name
-        if src.is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / name)
-    (dest / "node_modules").symlink_to(ROOT / "node_modules")
-    (dest / ".cache").mkdir()
-    (dest / ".cache" / "pyodide").symlink_to(ROOT / ".cache" / "pyodide")
-    if caches:
-        for name in ("figures", "listings", "memo", "notebooks", "playground"):
-            if (ROOT / ".cache" / name).is_dir():
-                shutil.copytree(ROOT / ".cache" / name, dest / ".cache" / name)
-    return dest
 
 
 def run_build(repo: Path, *args: str, env_extra=None) -> subprocess.CompletedProcess:
