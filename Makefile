@@ -51,7 +51,7 @@ serve: setup
 	$(BIN)/python tools/serve.py --port $(PORT) $(if $(filter zh en,$(LANG)),--lang $(LANG))
 
 check: setup
-	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow" -q
+	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow and not build and not serve" -q
 
 # One PDF per language (tools/pdf.py prints each language's print page in headless Chromium).
 pdf: build
