@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
 
@@ -77,19 +78,90 @@ def run_listing(name: str, lang: str) -> str:
 
 @pytest.mark.parametrize("name", LISTINGS)
 def test_listing_runs_and_its_output_is_on_the_page(name):
-    """Run the listing for each language; its output must be what that language's built pages show."""
+    """Run the listing for each language; its output must be what that language's built pages show,
+    and both its code and its output must speak that language (see language_problems)."""
     for lang in LANGS:
         output = run_listing(name, lang)
         assert output.strip(), f"snippets/{name} ({lang}) prints nothing: a reader would see an empty output block"
         shown = []
         for page in pages(lang):
-            if f'"{name}"' not in (DOCS / lang / page).read_text(encoding="utf-8"):
+            source = (DOCS / lang / page).read_text(encoding="utf-8")
+            if f'"{name}"' not in source:
                 continue
             built = built_page(SITE, lang, page)
             text = html.unescape(re.sub(r"<[^>]+>", "", built.read_text(encoding="utf-8")))
             shown.append(built)
             assert output.strip() in text, f"{built} does not show the current output of snippets/{name}:\n{output}"
+            problems = language_problems(listing_source(name, lang), output, lang, chinese_allowed(source))
+            assert not problems, f"docs/{lang}/{page} shows snippets/{name} in the wrong language:\n" + "\n".join(problems)
         assert shown, f"no {lang} page shows snippets/{name}"
+
+
+# ---------------------------------------------------------------- each book's listings speak its language
+
+# Han characters and the Chinese punctuation that goes with them.
+HAN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]+")
+# An English page that deliberately shows a Chinese example in a listing says so, with its reason:
+#   <!-- listings-show-chinese: this page compares the Chinese sentence with the English one -->
+CHINESE_ALLOWED = re.compile(r"<!--\s*listings-show-chinese:\s*(?P<reason>\S[^>]*?)\s*-->")
+
+
+def chinese_allowed(page_source: str) -> bool:
+    return bool(CHINESE_ALLOWED.search(page_source))
+
+
+def english_labels() -> dict[str, str]:
+    """English names of things the book names in Chinese: {lower-case English word: its Chinese name}.
+
+    From the glossary (each term's English name and match words, unless the Chinese name or match
+    words use the same word, as in "RNN") and from attnkit's zh/en label lists (the toy's feature
+    and slot names, the story's features and heads, the order heads)."""
+    from attnkit import block, position, toy, toy_heads
+
+    labels = {}
+    for entry in yaml.safe_load((DOCS / "glossary.yml").read_text(encoding="utf-8")):
+        zh_words = " ".join([entry["zh"], *entry.get("match", {}).get("zh", [])]).lower()
+        for word in [re.sub(r"\s*\(.*?\)", "", entry["en"]), *entry.get("match", {}).get("en", [])]:
+            if word.lower() not in zh_words and HAN.search(entry["zh"]):
+                labels[word.lower()] = entry["zh"]
+    pairs = [(toy.FEATURE_NAMES["zh"], toy.FEATURE_NAMES["en"]), (block.FEATURE_NAMES["zh"], block.FEATURE_NAMES["en"]),
+             (toy_heads.HEAD_NAMES["zh"], toy_heads.HEAD_NAMES["en"]), (block.HEAD_NAMES["zh"], block.HEAD_NAMES["en"]),
+             (position.ORDER_HEAD_NAMES["zh"], position.ORDER_HEAD_NAMES["en"])]
+    pairs += [(toy.SLOT_NAMES["zh"][step], toy.SLOT_NAMES["en"][step]) for step in toy.SLOT_NAMES["zh"]]
+    for zh_names, en_names in pairs:
+        for zh, en in zip(zh_names, en_names):
+            if zh != en:
+                labels[en.lower()] = zh
+    return labels
+
+
+def language_problems(code: str, output: str, lang: str, chinese_allowed: bool = False) -> list[str]:
+    """What a reader of ``lang`` would meet in the other language in a listing's code or output."""
+    problems = []
+    if lang == "en" and not chinese_allowed:
+        for where, text in (("code", code), ("output", output)):
+            for number, line in enumerate(text.splitlines(), 1):
+                if HAN.search(line):
+                    problems.append(f"{where} line {number} has Chinese: {line.strip()}")
+    if lang == "zh":
+        labels = english_labels()
+        pattern = re.compile(r"(?<![\w'])(" + "|".join(sorted(map(re.escape, labels), key=len, reverse=True)) + r")(?![\w'])", re.I)
+        for number, line in enumerate(output.splitlines(), 1):
+            for match in pattern.finditer(line):
+                problems.append(f"output line {number} says {match[0]!r}, which the book calls {labels[match[0].lower()]}: {line.strip()}")
+    return problems
+
+
+def test_the_language_check_sees_chinese_in_english_and_english_labels_in_chinese():
+    assert language_problems('print("它")\n', "它\n", "en") == [
+        "code line 1 has Chinese: print(\"它\")", "output line 1 has Chinese: 它"]
+    assert language_problems('print("它")\n', "它\n", "en", chinese_allowed=True) == []
+    assert language_problems("", "hidden state: [0.5 0.5]\n特征： needs alive\n", "zh") == [
+        "output line 1 says 'hidden state', which the book calls 隐藏状态: hidden state: [0.5 0.5]",
+        "output line 2 says 'needs alive', which the book calls 要活物: 特征： needs alive"]
+    assert language_problems("x = 1  # (n,)\n", "权重： [0.5 0.5]\nThe animal didn't cross\n", "zh") == []
+    assert chinese_allowed("text\n<!-- listings-show-chinese: the page compares both sentences -->\n")
+    assert not chinese_allowed("<!-- listings-show-chinese: -->")
 
 
 # ---------------------------------------------------------------- the [zh] / [en] line convention

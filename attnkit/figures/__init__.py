@@ -65,10 +65,7 @@ def render_svg(fig_id: str, lang: str) -> bytes:
         plt.close(fig)
     missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
     if missing:
-        raise RuntimeError(
-            f"figure {fig_id!r} ({lang}) has glyphs no installed font can draw: {missing[0]} "
-            "Install the CJK fonts (Debian: fonts-noto-cjk; `make setup` does it as root)."
-        )
+        raise RuntimeError(missing_glyph_message(fig_id, lang, missing))
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return compact_paths(buffer.getvalue())
@@ -121,6 +118,43 @@ def compact_paths(svg: bytes) -> bytes:
         names = re.compile(rb'(?<=[" #])(' + b"|".join(re.escape(n) for n in fonts) + rb")-(?=[0-9a-f]+\")")
         svg = names.sub(lambda m: fonts[m[1]] + b"-", svg)
     return svg
+
+
+def missing_glyph_message(fig_id: str, lang: str, warnings_: list[str]) -> str:
+    """Name each character no font could draw, and say how to get a font that draws it.
+
+    >>> print(missing_glyph_message("ch3-x", "zh", ["Glyph 27880 (\\N{CJK UNIFIED IDEOGRAPH-6CE8}) missing from font(s) DejaVu Sans."]))
+    ... # doctest: +ELLIPSIS
+    figure 'ch3-x' (zh) draws characters no installed font has: '注' (U+6CE8). ...
+    """
+    import re
+
+    chars = []
+    for message in warnings_:
+        m = re.match(r"Glyph (\d+)", message)
+        if m and chr(int(m.group(1))) not in chars:
+            chars.append(chr(int(m.group(1))))
+    named = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in chars) or warnings_[0]
+    return (
+        f"figure {fig_id!r} ({lang}) draws characters no installed font has: {named}. "
+        f"The figures use {STYLE['font.family']}. Install the CJK fonts (`make sysdeps`, or "
+        "`apt-get install fonts-noto-cjk` as root), then delete matplotlib's font list so it sees "
+        f"them: `rm -f {matplotlib.get_cachedir()}/fontlist-*.json`. If the character is not "
+        "Chinese, English or a common symbol, use another character in the figure's labels."
+    )
+
+
+def figure_modules() -> dict[str, str]:
+    """{figure id: the file (relative to attnkit/figures/) that defines it}; the build uses it
+    to redraw only the figures whose module changed.
+
+    >>> figure_modules()["ch3-softmax-amplify"]
+    'ch3.py'
+    """
+    import sys
+    from pathlib import Path
+
+    return {fig_id: Path(sys.modules[fn.__module__].__file__).name for fig_id, fn in sorted(FIGURES.items())}
 
 
 def _register_all() -> None:

@@ -81,8 +81,7 @@ def _matrix_panel(ax, w, rows, columns, title):
 def qkv_matrices(lang: str):
     """The six projection matrices of the toy model, every non-zero entry printed."""
     names = toy.FEATURE_NAMES[lang]
-    slots = {1: [tr(lang, "线索", "clue"), tr(lang, "话题", "topic")],
-             2: [tr(lang, "有生命", "animate"), tr(lang, "物品", "thing")]}
+    slots = toy.SLOT_NAMES[lang]
     fig, axes = plt.subplots(2, 3, figsize=(10.5, 9.0), gridspec_kw={"width_ratios": [2, 2, 10]})
     for row, number in enumerate((1, 2)):
         w_q, w_k, w_v = toy.STEPS[number]

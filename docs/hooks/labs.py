@@ -39,5 +39,7 @@ def on_post_build(config):
         target = Path(config.site_dir) / rel / f"{src.stem}.ipynb"     # site/ch4/lab-heads/lab-heads.ipynb
         notebook = jupytext.read(src, fmt="py:percent")
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        for i, cell in enumerate(notebook.cells):   # jupytext draws random cell ids: fix them,
+            cell["id"] = f"cell-{i}"                # so two builds write the same bytes
         target.parent.mkdir(parents=True, exist_ok=True)
         jupytext.write(notebook, target, fmt="ipynb")

@@ -5,13 +5,20 @@ Pages write a computation instead of typing its result, for example
 ``np`` (NumPy), ``attnkit``, every public attnkit function, and the formatters below.
 Chinese pages write large and tiny numbers the Chinese way with ``zhnum`` (1100 万, 2×10⁻⁹),
 never with digit grouping or e-notation (tests/test_typography.py checks the built pages).
+
+Every call of an attnkit function from a page is memoized on disk (docs/hooks/bookcache.py,
+``memo``): keyed by attnkit's sources, the environment and the arguments, shared by both
+languages, so ``train_two_heads("same")`` runs once, not once per sentence and per build.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import pkgutil
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +63,33 @@ def zhnum(x, sig: int = 2) -> str:
     return _plain(r)
 
 
+sys.path.insert(0, str(Path(__file__).parent))
+from bookcache import memo  # noqa: E402
+
+sys.path.pop(0)
+
+
+class Memoized:
+    """attnkit (or one of its modules) as pages see it: its functions are memoized."""
+
+    def __init__(self, module: types.ModuleType):
+        self._module = module
+
+    def __getattr__(self, name):
+        return memoized(getattr(self._module, name))
+
+    def __repr__(self):
+        return f"<memoized {self._module.__name__}>"
+
+
+def memoized(value):
+    if isinstance(value, types.ModuleType) and value.__name__.startswith("attnkit"):
+        return Memoized(value)
+    if isinstance(value, types.FunctionType) and value.__module__.startswith("attnkit"):
+        return functools.wraps(value)(functools.partial(memo, value))
+    return value
+
+
 def define_env(env):
     # glossary() and concept_table(), generated from docs/glossary.yml by docs/hooks/glossary.py
     _spec = importlib.util.spec_from_file_location("book_glossary", Path(__file__).with_name("glossary.py"))
@@ -64,9 +98,9 @@ def define_env(env):
     _glossary.register_macros(env)
 
     env.variables["np"] = np
-    env.variables["attnkit"] = attnkit
+    env.variables["attnkit"] = Memoized(attnkit)
     for name in attnkit.__all__:
-        env.variables[name] = getattr(attnkit, name)
+        env.variables[name] = memoized(getattr(attnkit, name))
 
     @env.macro
     def num(x, digits: int = 3) -> str:

@@ -6,7 +6,7 @@ keys = ["cat-ball-hungry", "cat-ball-fun", "animal-street-tired", "animal-street
 keys = ["kitten-ball-hungry", "kitten-ball-shiny", "animal-street-tired", "animal-street-wide"]  # [en]
 for key in keys:
     example = toy.SENTENCES[key]
-    r = toy.attend(example.text, example.lang)     # r.weights: (n, n), one row per token
+    r = toy.attend(example.text, example.lang)     # r.weights: (n, n)
     row = r.row(example.focus)                      # (n,)
     print(example.text)
     print("  " + "  ".join(f"{t} {w:.0%}" for t, w in zip(r.tokens, row)))
