@@ -1,11 +1,15 @@
 # Seeing Attention · 看见注意力
-#   make serve   set everything up, then serve the book at http://127.0.0.1:8000 (live reload)
+#   make serve   set everything up, then serve the book at http://127.0.0.1:8000 (live reload);
+#                LANG=en or LANG=zh previews one language, PORT=8001 another port
+#   make check   the fast tests: everything that needs no built site and no browser (< 30 s)
 #   make test    set everything up, build both languages and the PDFs, run every test
-#   make build   write the site: Chinese at site/, English at site/en/
+#   make build   write the site: Chinese at site/, English at site/en/ (built in parallel)
 #   make pdf     build, then print the whole book to site/pdf/ (one PDF per language)
 #   make publish the deployable site/ (both languages + PDFs), as CI deploys it to GitHub Pages;
 #                SITE_URL=https://<user>.github.io/<repo>/ sets its public address
-#   make bench   print build times and page weights (figures, not assertions)
+#   make bench   print build, reload and test times, page weights and the tiny GPT's training speed (figures, not assertions)
+#   make clean   remove the site and the build caches (keeps downloaded files: .cache/pyodide)
+#   make distclean  also remove downloads, .venv and node_modules
 
 PYTHON ?= python3
 VENV   := .venv
@@ -13,7 +17,7 @@ BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup sysdeps serve build pdf publish test bench clean
+.PHONY: setup sysdeps serve build check pdf publish test bench clean distclean
 
 setup: sysdeps $(VENV)/.installed node_modules/.installed .cache/pyodide/.verified
 
@@ -39,11 +43,15 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 build: setup
-	$(BIN)/mkdocs build --strict -f mkdocs.yml
-	$(BIN)/mkdocs build --strict -f mkdocs.en.yml
+	$(BIN)/python tools/build.py
 
+# `make serve LANG=en` serves only English (LANG is also the locale variable: only zh/en count).
+PORT ?= 8000
 serve: setup
-	$(BIN)/mkdocs serve -f mkdocs.yml -a 127.0.0.1:8000
+	$(BIN)/python tools/serve.py --port $(PORT) $(if $(filter zh en,$(LANG)),--lang $(LANG))
+
+check: setup
+	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow and not build and not serve" -q
 
 # One PDF per language (tools/pdf.py prints each language's print page in headless Chromium).
 pdf: build
@@ -54,9 +62,15 @@ publish: pdf
 test: pdf
 	$(BIN)/python -m pytest
 
+# A list of scripts, each printing its own figures.
+BENCHES := tools/bench.py tools/bench_playground.py tools/bench_tinygpt.py $(wildcard tools/bench_pages.py)
 bench: setup
-	$(BIN)/python tools/bench.py
-	$(BIN)/python tools/bench_playground.py
+	@for script in $(BENCHES); do $(BIN)/python $$script || exit 1; done
 
+# Build caches are content-keyed (CONTRIBUTING.md lists them); clean keeps the downloads.
 clean:
-	rm -rf site .cache test-artifacts
+	rm -rf site .site.building test-artifacts
+	if [ -d .cache ]; then find .cache -mindepth 1 -maxdepth 1 ! -name pyodide -exec rm -rf {} +; fi
+
+distclean: clean
+	rm -rf .cache $(VENV) node_modules

@@ -33,6 +33,7 @@ __all__ = [
     "merge_heads",
     "multi_head_attention",
     "sinusoidal_positional_encoding",
+    "spread_evenly",
 ]
 
 
@@ -286,10 +287,11 @@ def merge_heads(x):
     return x.reshape(*batch, n, n_heads * d_head)   # (..., n, d_model)
 
 
-def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask=None):
-    """Multi-head self-attention (no biases).
+def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask=None, *,
+                         memory=None, key_padding_mask=None):
+    """Multi-head attention (no biases): self-attention, or cross-attention with ``memory``.
 
-        Q = x W_q,  K = x W_k,  V = x W_v            (..., n, d_model)
+        Q = x W_q,  K = m W_k,  V = m W_v            m = x (self) or memory (cross)
         head_h = Attention(Q_h, K_h, V_h)             Q_h = columns of head h
         out = concat(head_1, ..., head_H) W_o         (..., n, d_model)
 
@@ -300,19 +302,29 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask=None):
     Parameters
     ----------
     x : array_like, shape (..., n, d_model)
+        The sequence the queries come from.
     w_q, w_k, w_v, w_o : array_like, shape (d_model, d_model)
         Applied on the right, as ``x @ w``.
     n_heads : int
         Must divide d_model; each head has ``d_head = d_model // n_heads``.
-    mask : array_like of bool, broadcastable to (..., n_heads, n, n), optional
+    mask : array_like of bool, broadcastable to (..., n_heads, n, n_kv), optional
         True = may attend; e.g. ``causal_mask(n)`` of shape (n, n) applies
         to every head. A per-example mask for a batch needs a head axis of
-        size 1: shape (batch, 1, n, n).
+        size 1: shape (batch, 1, n, n_kv).
+    memory : array_like, shape (..., n_kv, d_model), optional
+        Cross-attention: keys and values come from ``memory`` (in the paper,
+        the encoder's output) instead of from ``x``. ``n_kv`` may differ from
+        ``n``; ``d_model`` must not. Default: ``x`` itself (self-attention),
+        so ``n_kv = n``.
+    key_padding_mask : array_like of bool, shape (..., n_kv), optional
+        True = this key is a real token, False = padding that no query may
+        look at. Works for self- and cross-attention; combined with ``mask``
+        by "and".
 
     Returns
     -------
     out : ndarray, shape (..., n, d_model)
-    weights : ndarray, shape (..., n_heads, n, n)
+    weights : ndarray, shape (..., n_heads, n, n_kv)
         Each head's attention weights.
 
     Example
@@ -327,11 +339,36 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask=None):
     >>> print(weights.sum(axis=-1))
     [[1. 1. 1. 1. 1.]
      [1. 1. 1. 1. 1.]]
+    >>> memory = rng.normal(size=(3, 8))                # (n_kv=3, d_model=8)
+    >>> out, weights = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads=2, memory=memory,
+    ...                                     key_padding_mask=[True, True, False])
+    >>> out.shape, weights.shape
+    ((5, 8), (2, 5, 3))
+    >>> print(weights[0, :, 2])                          # nobody looks at the padding
+    [0. 0. 0. 0. 0.]
     """
     x = as_float_array("x", x, min_ndim=2, layout="(..., n, d_model)")
     *batch, n, d_model = x.shape
     n_heads = check_positive_int("n_heads", n_heads)
     check_divisible(d_model, n_heads)
+    if memory is None:
+        m = x
+    else:
+        m = as_float_array("memory", memory, min_ndim=2, layout="(..., n_kv, d_model)")
+        if m.shape[-1] != d_model:
+            raise ValueError(
+                f"memory must have the same d_model as x: x has shape {x.shape} "
+                f"(d_model={d_model}), memory has shape {m.shape} (d_model={m.shape[-1]})"
+            )
+        try:
+            batch = list(np.broadcast_shapes(tuple(batch), m.shape[:-2]))
+        except ValueError:
+            raise ValueError(
+                f"the leading batch dimensions of x and memory do not broadcast: "
+                f"got x {x.shape} with batch {x.shape[:-2]} and memory {m.shape} "
+                f"with batch {m.shape[:-2]}"
+            ) from None
+    n_kv = m.shape[-2]
     named = {"w_q": w_q, "w_k": w_k, "w_v": w_v, "w_o": w_o}
     for name, w in named.items():
         w = as_float_array(name, w)
@@ -342,29 +379,60 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask=None):
             )
         named[name] = w
     w_q, w_k, w_v, w_o = named.values()
+    target = (*batch, n_heads, n, n_kv)
     if mask is not None:
-        mask = as_mask(mask, (*batch, n_heads, n, n),
-                       "the per-head scores (..., n_heads, n, n)")
+        what = "n, n" if memory is None else "n, n_kv"
+        mask = as_mask(mask, target, f"the per-head scores (..., n_heads, {what})")
+    if key_padding_mask is not None:
+        mask = _with_key_padding(key_padding_mask, mask, target)
 
     with np.errstate(over="ignore", invalid="ignore"):
         q = x @ w_q                                 # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)
-        k = x @ w_k                                 # (..., n, d_model)
-        v = x @ w_v                                 # (..., n, d_model)
-    for name, a in (("x @ w_q", q), ("x @ w_k", k), ("x @ w_v", v)):
+        k = m @ w_k                                 # (..., n_kv, d_model)
+        v = m @ w_v                                 # (..., n_kv, d_model)
+    src = "x" if memory is None else "memory"
+    for name, a in (("x @ w_q", q), (f"{src} @ w_k", k), (f"{src} @ w_v", v)):
         check_finite(name, a)
 
     q_h = split_heads(q, n_heads)                   # (..., n_heads, n, d_head)
-    k_h = split_heads(k, n_heads)                   # (..., n_heads, n, d_head)
-    v_h = split_heads(v, n_heads)                   # (..., n_heads, n, d_head)
+    k_h = split_heads(k, n_heads)                   # (..., n_heads, n_kv, d_head)
+    v_h = split_heads(v, n_heads)                   # (..., n_heads, n_kv, d_head)
     d_head = d_model // n_heads
     scale = 1.0 / math.sqrt(d_head)                 # each head scores with its own width d_head
     heads, weights = _attention(q_h, k_h, v_h, mask, scale)
-    # heads: (..., n_heads, n, d_head)    weights: (..., n_heads, n, n)
+    # heads: (..., n_heads, n, d_head)    weights: (..., n_heads, n, n_kv)
     concat = merge_heads(heads)                     # (..., n, d_model)
     with np.errstate(over="ignore", invalid="ignore"):
         out = concat @ w_o                          # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)
     check_finite("the output concat(heads) @ w_o", out)
     return out, weights
+
+
+def _with_key_padding(key_padding_mask, mask, target):
+    """``mask`` (or None) and-ed with a key-padding mask (..., n_kv) -> shape ``target``."""
+    *batch, n_heads, n, n_kv = target
+    try:
+        kpm = np.asarray(key_padding_mask)
+    except (ValueError, TypeError):
+        kpm = None
+    if kpm is None or kpm.dtype != np.bool_ or kpm.ndim < 1 or kpm.shape[-1] != n_kv:
+        got = (f"dtype {kpm.dtype} and shape {kpm.shape}" if kpm is not None
+               else f"a ragged {type(key_padding_mask).__name__}")
+        raise ValueError(
+            f"key_padding_mask must be a boolean array of shape (..., n_kv) = "
+            f"{(*batch, n_kv)} (True = a real token, False = padding), got {got}"
+        )
+    try:
+        ok = np.broadcast_shapes(kpm.shape[:-1], tuple(batch)) == tuple(batch)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(
+            f"key_padding_mask of shape {kpm.shape} does not match the batch: expected "
+            f"(..., n_kv) = {(*batch, n_kv)}"
+        )
+    keep = np.broadcast_to(kpm[..., None, None, :], target)   # (..., n_heads, n, n_kv)
+    return keep if mask is None else mask & keep
 
 
 # --------------------------------------------------------------------------
@@ -410,3 +478,22 @@ def sinusoidal_positional_encoding(n_positions, d_model):
     two_i = j - j % 2                                   # (d_model,) 2i for both column 2i and 2i+1
     angle = p / 10000.0 ** (two_i / d_model)            # (n_positions, 1) / (d_model,) -> (n_positions, d_model)
     return np.where(j % 2 == 0, np.sin(angle), np.cos(angle))  # (n_positions, d_model)
+
+
+# --------------------------------------------------------------------------
+# reading a row of weights
+# --------------------------------------------------------------------------
+
+def spread_evenly(row, ratio: float = 2.0) -> bool:
+    """True if no weight in ``row`` (n,) reaches ``ratio`` times an even share 1/n.
+
+    Such a row has no target: the word looked everywhere about equally, and a summary should
+    say "spread evenly" rather than name the word that happens to be largest.
+
+    >>> spread_evenly([0.25, 0.25, 0.25, 0.25]), spread_evenly([0.7, 0.1, 0.1, 0.1])
+    (True, False)
+    """
+    row = as_float_array("row", row, min_ndim=1, layout="(n,)")
+    if row.ndim != 1:
+        raise ValueError(f"row must be one row of weights, shape (n,), got shape {row.shape}")
+    return bool(row.max() < ratio / row.shape[0])

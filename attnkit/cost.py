@@ -4,6 +4,10 @@
   self-attention layer, the counterpart of :func:`attnkit.rnn.influence_on_last`.
 - :func:`score_matrix` / :func:`score_bytes`: the (n, n) weight matrix that attention really
   allocates, and its size in bytes.
+- :func:`table1`, :func:`layer_complexity`, :func:`table1_sequential_ops`,
+  :func:`table1_max_path`: Table 1 of "Attention Is All You Need", as numbers for a given n and d.
+- :func:`layer_macs`, :func:`score_share`, :func:`growth_when_doubled`: the multiply-adds of one
+  whole encoder layer, split into its parts, and what share of them the n x n part is.
 - :func:`wall_time`, :func:`time_rnn_and_attention`, :func:`time_scores`: wall-clock
   measurements. They differ from machine to machine and run to run, so the book shows them
   only in its lab notebook (which is executed afresh at every build), never in a test.
@@ -32,6 +36,14 @@ __all__ = [
     "time_rnn_and_attention",
     "time_scores",
     "influence_ratios",
+    "TABLE1_KINDS",
+    "layer_complexity",
+    "table1_sequential_ops",
+    "table1_max_path",
+    "table1",
+    "layer_macs",
+    "score_share",
+    "growth_when_doubled",
 ]
 
 
@@ -155,3 +167,124 @@ def influence_ratios(n=40, d=8, seed=0):
     rnn = influence_on_last(x, *init_rnn(d, d, seed=seed))             # (n,)
     att = attention_influence_on_last(x, *init_attention(d, seed=seed))
     return float(rnn[0] / rnn[-1]), float(att[0] / att[-1])
+
+
+# --------------------------------------------------------------------------
+# Table 1 of the paper, and the real split of one layer's work
+# --------------------------------------------------------------------------
+
+# The four layer types of Table 1 in "Attention Is All You Need" and their formulas.
+TABLE1_KINDS = {
+    "self-attention": {"complexity": "n^2 d", "sequential": "1", "path": "1"},
+    "recurrent": {"complexity": "n d^2", "sequential": "n", "path": "n"},
+    "convolutional": {"complexity": "k n d^2", "sequential": "1", "path": "log_k(n)"},
+    "restricted": {"complexity": "r n d", "sequential": "1", "path": "n / r"},
+}
+
+
+def _kind(kind):
+    if kind not in TABLE1_KINDS:
+        raise ValueError(f"kind must be one of {sorted(TABLE1_KINDS)}, got {kind!r}")
+    return kind
+
+
+def layer_complexity(kind, n, d, *, k=3, r=None):
+    """The leading term of Table 1's "complexity per layer", evaluated: multiply-adds.
+
+    self-attention ``n^2 d`` (every pair of tokens, a d-long dot product); recurrent
+    ``n d^2`` (n steps, each a (d, d) matrix times a vector); convolutional ``k n d^2``
+    (kernel width k); restricted self-attention ``r n d`` (each token sees r neighbours;
+    default r = k).
+
+    >>> layer_complexity("self-attention", 100, 512), layer_complexity("recurrent", 100, 512)
+    (5120000, 26214400)
+    """
+    n, d, k = (check_positive_int(a, b) for a, b in (("n", n), ("d", d), ("k", k)))
+    r = k if r is None else check_positive_int("r", r)
+    return {"self-attention": n * n * d, "recurrent": n * d * d,
+            "convolutional": k * n * d * d, "restricted": r * n * d}[_kind(kind)]
+
+
+def table1_sequential_ops(kind, n):
+    """Table 1's "sequential operations": n for a recurrent layer, 1 for the others.
+
+    >>> table1_sequential_ops("recurrent", 50), table1_sequential_ops("convolutional", 50)
+    (50, 1)
+    """
+    n = check_positive_int("n", n)
+    return n if _kind(kind) == "recurrent" else 1
+
+
+def table1_max_path(kind, n, *, k=3, r=None):
+    """Table 1's "maximum path length" between two tokens, in layers or steps.
+
+    self-attention 1; recurrent n; convolutional ``ceil(log_k n)`` (dilated convolutions:
+    each layer widens the view k times); restricted self-attention ``ceil(n / r)``.
+
+    >>> [table1_max_path(kind, 512) for kind in TABLE1_KINDS]
+    [1, 512, 6, 171]
+    """
+    n, k = check_positive_int("n", n), check_positive_int("k", k)
+    r = k if r is None else check_positive_int("r", r)
+    kind = _kind(kind)
+    if kind == "self-attention":
+        return 1
+    if kind == "recurrent":
+        return n
+    if kind == "restricted":
+        return -(-n // r)
+    path, reach = 0, 1                                  # smallest L with k**L >= n, in integers
+    while reach < n:
+        reach *= k
+        path += 1
+    return max(path, 1)
+
+
+def table1(n, d, *, k=3, r=None):
+    """Table 1 for one n and d: ``{kind: (complexity, sequential ops, max path)}``.
+
+    >>> t = table1(100, 512)
+    >>> t["self-attention"], t["recurrent"]
+    ((5120000, 1, 1), (26214400, 100, 100))
+    """
+    return {kind: (layer_complexity(kind, n, d, k=k, r=r), table1_sequential_ops(kind, n),
+                   table1_max_path(kind, n, k=k, r=r)) for kind in TABLE1_KINDS}
+
+
+def layer_macs(n, d_model=512, d_ff=2048):
+    """Multiply-adds of one encoder layer on n tokens, part by part (FLOPs are twice these).
+
+    ``projections`` 4 n d^2 (Q, K, V and the output), ``scores`` n^2 d (Q K^T, all heads
+    together), ``weighted_sum`` n^2 d (weights @ V), ``feed_forward`` 2 n d d_ff, and
+    ``total``. Softmax, layer norm and additions are O(n^2) or O(n d) and left out.
+
+    >>> m = layer_macs(512)
+    >>> m["scores"] == 512 * 512 * 512, m["feed_forward"] == 2 * 512 * 512 * 2048
+    (True, True)
+    """
+    n = check_positive_int("n", n)
+    d = check_positive_int("d_model", d_model)
+    d_ff = check_positive_int("d_ff", d_ff)
+    parts = {"projections": 4 * n * d * d, "scores": n * n * d, "weighted_sum": n * n * d,
+             "feed_forward": 2 * n * d * d_ff}
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def score_share(n, d_model=512, d_ff=2048):
+    """The share of a layer's multiply-adds that grows with n^2 (scores and weighted sum).
+
+    >>> round(score_share(512), 3), round(score_share(4096), 3)
+    (0.143, 0.571)
+    """
+    m = layer_macs(n, d_model, d_ff)
+    return (m["scores"] + m["weighted_sum"]) / m["total"]
+
+
+def growth_when_doubled(n, d_model=512, d_ff=2048):
+    """How many times the work of a whole layer grows when n doubles (4 only if n >> d).
+
+    >>> round(growth_when_doubled(512), 2)
+    2.29
+    """
+    return layer_macs(2 * n, d_model, d_ff)["total"] / layer_macs(n, d_model, d_ff)["total"]

@@ -48,6 +48,7 @@ __all__ = [
     "influence_on_last",
     "decay_curve",
     "decay_curves",
+    "clip_by_norm",
     "sequential_steps",
     "path_length",
     "pairwise_connections",
@@ -358,6 +359,29 @@ def decay_curves(n, *, w_scale=1.0, n_trials=20, d_in=8, d_h=16):
     n_trials = check_positive_int("n_trials", n_trials)
     return np.stack([decay_curve(n, w_scale=w_scale, d_in=d_in, d_h=d_h, seed=s)
                      for s in range(n_trials)])             # (n_trials, n)
+
+
+def clip_by_norm(g, max_norm):
+    """Gradient clipping: shorten ``g`` to length ``max_norm`` if it is longer; keep its direction.
+
+        g_clipped = g * min(1, max_norm / ||g||)
+
+    The usual remedy for exploding gradients (gates, as in the LSTM, are the one for
+    vanishing ones). ``g`` is any array, its length the norm of all its entries;
+    the result has the same shape.
+
+    Example
+    -------
+    >>> clip_by_norm([30.0, 40.0], 5.0)          # length 50 -> 5, same direction
+    array([3., 4.])
+    >>> clip_by_norm([0.3, 0.4], 5.0)            # already short enough: unchanged
+    array([0.3, 0.4])
+    """
+    g = as_float_array("g", g)
+    if not (isinstance(max_norm, numbers.Real) and math.isfinite(max_norm) and max_norm > 0):
+        raise ValueError(f"max_norm must be a finite number > 0, got {max_norm!r}")
+    length = float(np.linalg.norm(g))                          # ||g|| over all entries
+    return g * min(1.0, max_norm / length) if length > 0 else g.copy()
 
 
 # --------------------------------------------------------------------------

@@ -48,6 +48,7 @@ __all__ = [
     "STRENGTH",
     "MAX_TOKENS",
     "STEP_SLOTS",
+    "SLOT_NAMES",
     "W_Q1", "W_K1", "W_V1", "W_Q2", "W_K2", "W_V2",
     "STEPS",
     "make_steps",
@@ -77,7 +78,7 @@ FEATURES: list[str] = [
     "thing",          # an object or a place: 球, street, 手机
     "pronoun",        # 它, it
     "needs_animate",  # a clue that only fits something alive: 饿了, tired
-    "needs_thing",    # a clue that only fits a thing: 好玩, wide, 新
+    "needs_thing",    # a clue that only fits a thing: 好玩, wide, shiny, 新
     "food",           # a food topic word: 水果摊, 甜, sweet
     "tech",           # a technology topic word: 发布会, 手机, phone
     "ambiguous",      # a word with two senses: 苹果 / apple (fruit or company)
@@ -120,6 +121,7 @@ LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "it": ("pronoun",),
         "tired": ("needs_animate",), "hungry": ("needs_animate",),
         "wide": ("needs_thing",), "fun": ("needs_thing",), "new": ("needs_thing",),
+        "shiny": ("needs_thing",),
         "fruit": ("food",), "sweet": ("food",), "crisp": ("food",),
         "launch": ("tech",), "event": ("tech",),
         "cross": ("action",), "chased": ("action",), "ran": ("action",), "showed": ("action",),
@@ -138,6 +140,11 @@ MAX_TOKENS = 40  # longer inputs are refused: the toy lexicon is for short sente
 
 # The d_k = 2 columns ("slots") of the queries and keys in each step.
 STEP_SLOTS: dict[int, list[str]] = {1: ["clue", "topic"], 2: ["animate", "thing"]}
+# ... as a reader of each language sees them (figures, listings).
+SLOT_NAMES: dict[str, dict[int, list[str]]] = {
+    "zh": {1: ["线索", "话题"], 2: ["有生命", "物品"]},
+    "en": {1: ["clue", "topic"], 2: ["animate", "thing"]},
+}
 
 
 def _matrix(rules: dict[tuple[str, str], float], columns: list[str]) -> np.ndarray:
@@ -195,6 +202,10 @@ class Example:
 SENTENCES: dict[str, Example] = {
     "cat-ball-hungry": Example("小猫追着球跑，因为它饿了。", "zh", "它", 2, ("小猫",)),
     "cat-ball-fun": Example("小猫追着球跑，因为它很好玩。", "zh", "它", 2, ("球",)),
+    "kitten-ball-hungry": Example(
+        "The kitten chased the ball because it was hungry.", "en", "it", 2, ("kitten",)),
+    "kitten-ball-shiny": Example(
+        "The kitten chased the ball because it was shiny.", "en", "it", 2, ("ball",)),
     "animal-street-tired": Example(
         "The animal didn't cross the street because it was too tired.", "en", "it", 2, ("animal",)),
     "animal-street-wide": Example(
@@ -457,6 +468,11 @@ def focus_row(key: str, what: str = "weights", step: int | None = None) -> np.nd
     return getattr(r.steps[(step or example.step) - 1], what)[r.index(example.focus)]
 
 
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
                  only_nonzero: bool = True) -> str:
     """A projection matrix as text: one line per feature (row), one column per slot.
@@ -473,11 +489,12 @@ def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
     if names is None:
         raise ValueError(f"w must have one row per feature ({len(FEATURES)}), got shape {w.shape}")
     rows = [(names[i], w[i]) for i in range(w.shape[0]) if not only_nonzero or w[i].any()]
-    width = max(len(n) for n, _ in rows) + 2
-    lines = [" " * width + "".join(f"{c:>{max(len(c), 5) + 2}}" for c in columns)]
+    width = max(_width(n) for n, _ in rows) + 2
+    cells = [max(_width(c), 5) + 2 for c in columns]
+    lines = [" " * width + "".join(" " * (w - _width(c)) + c for c, w in zip(columns, cells))]
     for name, values in rows:
-        lines.append(f"{name:<{width}}" + "".join(
-            f"{v:>{max(len(c), 5) + 2}.1f}" for c, v in zip(columns, values)))
+        lines.append(name + " " * (width - _width(name)) + "".join(
+            f"{v:>{w}.1f}" for w, v in zip(cells, values)))
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -487,8 +504,9 @@ def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
 
 # Three books; every vector is (cats, dinosaurs, stars). Keys are the labels on the spines,
 # values the (made-up) contents, the query the reader's question.
-LIBRARY: dict[str, np.ndarray | list[str]] = {
-    "books": ["Cats at home", "Dinosaur atlas", "Star guide"],
+LIBRARY: dict[str, np.ndarray | dict[str, list[str]]] = {
+    "books": {"zh": ["家猫养护", "恐龙图鉴", "星空指南"],
+              "en": ["Cats at home", "Dinosaur atlas", "Star guide"]},   # titles per language
     "keys": np.array([[2.0, 0.0, 0.0],
                       [0.0, 2.0, 0.0],
                       [0.0, 0.0, 2.0]]),           # (3 books, 3)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import scaled_dot_product_attention
-from .toy import FEATURES, STRENGTH, attend
+from .toy import FEATURES, SENTENCES, STRENGTH, attend
 
 __all__ = ["HEADS", "HEAD_NAMES", "HeadsResult", "attend_heads", "TourSentence", "TOUR_SENTENCES", "tour_sentence", "tour_weight"]
 
@@ -44,13 +44,14 @@ class TourSentence:
 
 
 # The tour's examples: the same idea written natively in each language (not translated word
-# for word). The Chinese texts are the toy model's own SENTENCES.
+# for word), all of them the toy model's own SENTENCES. In English "…because it was fun" would
+# most naturally mean the chasing was fun, so the English pair uses "shiny" (only a ball is).
 TOUR_SENTENCES: dict[str, TourSentence] = {
     "cat-ball-fun": TourSentence(
-        {"zh": "小猫追着球跑，因为它很好玩。", "en": "The kitten chased the ball because it was fun."},
+        {"zh": SENTENCES["cat-ball-fun"].text, "en": SENTENCES["kitten-ball-shiny"].text},
         {"zh": "它", "en": "it"}, 2),
     "cat-ball-hungry": TourSentence(
-        {"zh": "小猫追着球跑，因为它饿了。", "en": "The kitten chased the ball because it was hungry."},
+        {"zh": SENTENCES["cat-ball-hungry"].text, "en": SENTENCES["kitten-ball-hungry"].text},
         {"zh": "它", "en": "it"}, 2),
     "apple-fruit": TourSentence(
         {"zh": "水果摊上的苹果又甜又脆。", "en": "The apple at the fruit stall was sweet and crisp."},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,21 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})(?P<info>.*)$")
 INCLUDE = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"\s*$')
 FIGURE = re.compile(r"\]\((?:\.\./)*figures/(?P<id>[a-z0-9-]+)\.svg\)")
 HEADING = re.compile(r"^(?P<level>#{1,6})\s+\S")
+
+
+def _load_tool(name: str):
+    spec = importlib.util.spec_from_file_location(f"attnbook_{name}", ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+listings = _load_tool("listings")  # the [zh]/[en] line filter the build uses
+
+
+def listing_source(name: str, lang: str) -> str:
+    """snippets/<name> as the ``lang`` book shows and runs it."""
+    return listings.for_language((SNIPPETS / name).read_text(encoding="utf-8"), lang)
 
 
 @dataclass

@@ -793,3 +793,157 @@ def test_public_api():
     for name in attnkit.__all__:
         func = getattr(attnkit, name)
         assert func.__doc__ and "Example" in func.__doc__, name
+
+
+# ==========================================================================
+# cross-attention (memory=) and key-padding masks (chapter 9)
+# ==========================================================================
+
+class TestCrossAttention:
+    def test_equals_attention_on_projections(self, rng):
+        n, n_kv, d_model, n_heads = 4, 7, 6, 3
+        x = rng.normal(size=(n, d_model))
+        memory = rng.normal(size=(n_kv, d_model))
+        w_q, w_k, w_v, w_o = random_mha_weights(rng, d_model)
+        out, w = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, memory=memory)
+        assert out.shape == (n, d_model) and w.shape == (n_heads, n, n_kv)
+        q = split_heads(x @ w_q, n_heads)                 # (n_heads, n, d_head)
+        k = split_heads(memory @ w_k, n_heads)            # (n_heads, n_kv, d_head)
+        v = split_heads(memory @ w_v, n_heads)
+        heads, w_ref = scaled_dot_product_attention(q, k, v)
+        np.testing.assert_allclose(w, w_ref, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(out, merge_heads(heads) @ w_o, rtol=0, atol=1e-12)
+
+    def test_memory_equal_to_x_is_self_attention(self, rng):
+        x = rng.normal(size=(2, 5, 8))
+        ws = random_mha_weights(rng, 8)
+        m = causal_mask(5)
+        out_a, w_a = multi_head_attention(x, *ws, n_heads=2, mask=m)
+        out_b, w_b = multi_head_attention(x, *ws, n_heads=2, mask=m, memory=x)
+        np.testing.assert_array_equal(out_a, out_b)
+        np.testing.assert_array_equal(w_a, w_b)
+
+    def test_output_does_not_depend_on_memory_order(self, rng):
+        # keys and values move together, so reordering memory only reorders the weight columns
+        x, memory = rng.normal(size=(3, 8)), rng.normal(size=(6, 8))
+        ws = random_mha_weights(rng, 8)
+        perm = rng.permutation(6)
+        out, w = multi_head_attention(x, *ws, n_heads=2, memory=memory)
+        out_p, w_p = multi_head_attention(x, *ws, n_heads=2, memory=memory[perm])
+        np.testing.assert_allclose(out_p, out, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(w_p, w[..., perm], rtol=0, atol=1e-14)
+
+    def test_batched_memory(self, rng):
+        x, memory = rng.normal(size=(3, 4, 8)), rng.normal(size=(3, 5, 8))
+        ws = random_mha_weights(rng, 8)
+        out, w = multi_head_attention(x, *ws, n_heads=4, memory=memory)
+        assert out.shape == (3, 4, 8) and w.shape == (3, 4, 4, 5)
+        for b in range(3):
+            out_b, w_b = multi_head_attention(x[b], *ws, n_heads=4, memory=memory[b])
+            np.testing.assert_allclose(out[b], out_b, rtol=0, atol=1e-13)
+            np.testing.assert_allclose(w[b], w_b, rtol=0, atol=1e-14)
+
+
+class TestKeyPaddingMask:
+    @pytest.mark.parametrize("cross", [False, True])
+    def test_padding_gets_zero_weight_and_changes_nothing(self, rng, cross):
+        b, n, n_kv, d_model = 2, 4, 6, 8
+        x = rng.normal(size=(b, n, d_model))
+        memory = rng.normal(size=(b, n_kv, d_model)) if cross else None
+        n_keys = n_kv if cross else n
+        lengths = [n_keys, n_keys - 2]                     # the second example is padded by 2
+        keep = np.arange(n_keys)[None, :] < np.array(lengths)[:, None]   # (b, n_keys)
+        ws = random_mha_weights(rng, d_model)
+        out, w = multi_head_attention(x, *ws, n_heads=2, memory=memory, key_padding_mask=keep)
+        assert (w[1][..., ~keep[1]] == 0.0).all()
+        np.testing.assert_allclose(w.sum(-1), 1.0, rtol=0, atol=1e-14)
+        # the padded example equals the same example with its padding cut off
+        src = memory[1] if cross else x[1]
+        short = src[:lengths[1]]
+        out_s, w_s = multi_head_attention(x[1] if cross else short, *ws, n_heads=2,
+                                          memory=short if cross else None)
+        rows = slice(None) if cross else slice(0, lengths[1])
+        np.testing.assert_allclose(out[1][rows], out_s, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(w[1][:, rows, :lengths[1]], w_s, rtol=0, atol=1e-14)
+        # padding values do not leak: change them, nothing the real tokens see moves
+        src2 = (memory if cross else x).copy()
+        src2[1, lengths[1]:] = rng.normal(size=(n_keys - lengths[1], d_model))
+        kw = dict(memory=src2) if cross else {}
+        out2, _ = multi_head_attention(x if cross else src2, *ws, n_heads=2,
+                                       key_padding_mask=keep, **kw)
+        np.testing.assert_allclose(out2[1][rows], out[1][rows], rtol=0, atol=1e-14)
+
+    def test_combines_with_causal_mask(self, rng):
+        n = 5
+        x = rng.normal(size=(n, 8))
+        ws = random_mha_weights(rng, 8)
+        keep = np.array([True, True, True, False, False])
+        _, w = multi_head_attention(x, *ws, n_heads=2, mask=causal_mask(n), key_padding_mask=keep)
+        allowed = causal_mask(n) & keep[None, :]
+        assert (w[:, ~allowed] == 0.0).all() and (w[:, allowed] > 0).all()
+
+
+class TestCrossAttentionAgainstPyTorch:
+    @pytest.mark.parametrize("padded", [False, True])
+    def test_matches_torch_multihead_attention(self, rng, padded):
+        torch = pytest.importorskip("torch")
+        b, n, n_kv, d_model, n_heads = 2, 5, 7, 8, 2
+        x = rng.normal(size=(b, n, d_model))
+        memory = rng.normal(size=(b, n_kv, d_model))
+        w_q, w_k, w_v, w_o = random_mha_weights(rng, d_model)
+        keep = np.ones((b, n_kv), dtype=bool)
+        if padded:
+            keep[1, 4:] = False
+        mha_t = torch.nn.MultiheadAttention(d_model, n_heads, bias=False, batch_first=True,
+                                            dtype=torch.float64)
+        with torch.no_grad():
+            mha_t.in_proj_weight.copy_(torch.from_numpy(np.concatenate([w_q.T, w_k.T, w_v.T])))
+            mha_t.out_proj.weight.copy_(torch.from_numpy(np.ascontiguousarray(w_o.T)))
+            xt, mt = torch.from_numpy(x), torch.from_numpy(memory)
+            # torch's key_padding_mask has True = ignore: the opposite of ours
+            ref_out, ref_w = mha_t(query=xt, key=mt, value=mt,
+                                   key_padding_mask=torch.from_numpy(~keep) if padded else None,
+                                   need_weights=True, average_attn_weights=False)
+        out, w = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, memory=memory,
+                                      key_padding_mask=keep if padded else None)
+        assert w.shape == tuple(ref_w.shape) == (b, n_heads, n, n_kv)
+        np.testing.assert_allclose(out, ref_out.numpy(), rtol=0, atol=TOL)
+        np.testing.assert_allclose(w, ref_w.numpy(), rtol=0, atol=TOL)
+
+
+class TestCrossAttentionBadInput:
+    def test_memory_d_model_mismatch(self):
+        raises_clean("memory must have the same d_model as x: x has shape (4, 10) (d_model=10), "
+                     "memory has shape (3, 6) (d_model=6)", mha, memory=np.ones((3, 6)))
+
+    def test_memory_too_few_dimensions(self):
+        raises_clean("memory must have at least 2 dimensions (..., n_kv, d_model), got shape (10,)",
+                     mha, memory=np.ones(10))
+
+    def test_memory_batch_mismatch(self):
+        raises_clean("the leading batch dimensions of x and memory do not broadcast: got x "
+                     "(2, 4, 10) with batch (2,) and memory (3, 5, 10) with batch (3,)",
+                     mha, x=(2, 4, 10), memory=np.ones((3, 5, 10)))
+
+    def test_memory_not_finite(self):
+        memory = np.ones((3, 10))
+        memory[1, 2] = np.nan
+        raises_clean("memory contains NaN or infinity", mha, memory=memory)
+
+    def test_cross_mask_shape_named(self):
+        raises_clean("mask of shape (4, 4) does not broadcast to the per-head scores "
+                     "(..., n_heads, n, n_kv) of shape (2, 4, 3)",
+                     mha, memory=np.ones((3, 10)), mask=np.ones((4, 4), dtype=bool))
+
+    @pytest.mark.parametrize("kpm, got", [
+        (np.ones(3, dtype=bool), "dtype bool and shape (3,)"),
+        (np.ones(4, dtype=np.int64), "dtype int64 and shape (4,)"),
+        (np.ones((), dtype=bool), "dtype bool and shape ()"),
+    ])
+    def test_key_padding_mask_bad(self, kpm, got):
+        raises_clean("key_padding_mask must be a boolean array of shape (..., n_kv) = (4,) "
+                     f"(True = a real token, False = padding), got {got}", mha, key_padding_mask=kpm)
+
+    def test_key_padding_mask_batch_mismatch(self):
+        raises_clean("key_padding_mask of shape (3, 4) does not match the batch: expected "
+                     "(..., n_kv) = (2, 4)", mha, x=(2, 4, 10), key_padding_mask=np.ones((3, 4), bool))

@@ -42,3 +42,65 @@ def test_timers_return_one_positive_number_per_length():
     assert rnn_s.shape == att_s.shape == seconds.shape == (2,)
     assert (rnn_s > 0).all() and (att_s > 0).all() and list(nbytes) == [128, 512]
     assert self_attention(random_tokens(3, 4), *init_attention(4)).shape == (3, 4)
+
+
+# ==========================================================================
+# Table 1 of the paper and the split of one layer's work (chapter 9)
+# ==========================================================================
+
+from attnkit.cost import (  # noqa: E402
+    TABLE1_KINDS,
+    growth_when_doubled,
+    layer_complexity,
+    layer_macs,
+    score_share,
+    table1,
+    table1_max_path,
+)
+
+
+class TestTable1:
+    def test_formulas(self):
+        n, d, k = 100, 64, 5
+        t = table1(n, d, k=k, r=10)
+        assert t["self-attention"] == (n * n * d, 1, 1)
+        assert t["recurrent"] == (n * d * d, n, n)
+        assert t["convolutional"] == (k * n * d * d, 1, 3)     # 5**3 = 125 >= 100 > 25
+        assert t["restricted"] == (10 * n * d, 1, 10)
+
+    @pytest.mark.parametrize("d", [64, 512, 1000])
+    def test_crossover_is_n_equals_d(self, d):
+        # self-attention is cheaper than a recurrent layer exactly while n < d
+        for n in (d // 2, d - 1):
+            assert layer_complexity("self-attention", n, d) < layer_complexity("recurrent", n, d)
+        assert layer_complexity("self-attention", d, d) == layer_complexity("recurrent", d, d)
+        assert layer_complexity("self-attention", d + 1, d) > layer_complexity("recurrent", d + 1, d)
+
+    def test_conv_path_is_smallest_power(self):
+        for n in range(1, 200):
+            p = table1_max_path("convolutional", n, k=3)
+            assert 3 ** p >= n and (p == 1 or 3 ** (p - 1) < n)
+
+    def test_bad_kind(self):
+        with pytest.raises(ValueError, match="kind must be one of"):
+            layer_complexity("lstm", 3, 4)
+        assert set(TABLE1_KINDS) == {"self-attention", "recurrent", "convolutional", "restricted"}
+
+
+class TestLayerShare:
+    def test_counts_by_brute_force(self):
+        # count the multiply-adds of a real layer's matrix products from their shapes
+        n, d, d_ff, h = 6, 8, 20, 2
+        products = [(n, d, d)] * 4 + [(h, n, d // h, n), (h, n, n, d // h)] + [(n, d, d_ff), (n, d_ff, d)]
+        total = sum(int(np.prod(p)) for p in products)
+        assert layer_macs(n, d, d_ff)["total"] == total
+
+    def test_shares_at_512_and_4096(self):
+        assert score_share(512) == pytest.approx(2 * 512**3 / (4 * 512**3 + 2 * 512**3 + 2 * 512**2 * 2048))
+        assert 0.1 < score_share(512) < 0.2 and 0.5 < score_share(4096) < 0.6
+        assert score_share(100_000) > 0.95
+
+    def test_doubling_is_not_fourfold_at_typical_lengths(self):
+        assert 2 < growth_when_doubled(512) < 2.5
+        assert growth_when_doubled(10**6) == pytest.approx(4, abs=0.01)
+        assert growth_when_doubled(1) == pytest.approx(2, abs=0.01)

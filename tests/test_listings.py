@@ -6,8 +6,9 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
-from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, pages
+from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
 
 EXEC_INFO = re.compile(r'^python\s+exec="on"(\s+\w+="[^"]*")*$')
 SITE = ROOT / "site"
@@ -67,24 +68,172 @@ def test_every_listing_is_used():
     assert not unused, f"listings in snippets/ that no page shows: {unused}"
 
 
-def run_listing(name: str) -> str:
-    result = subprocess.run([sys.executable, str(SNIPPETS / name)], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, f"snippets/{name} failed:\n{result.stderr}"
+def run_listing(name: str, lang: str) -> str:
+    """Run the listing as the ``lang`` book shows it, in a fresh interpreter; its output."""
+    result = subprocess.run([sys.executable, "-c", listing_source(name, lang)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, f"snippets/{name} ({lang}) failed:\n{result.stderr}"
     return result.stdout
 
 
 @pytest.mark.parametrize("name", LISTINGS)
 def test_listing_runs_and_its_output_is_on_the_page(name):
-    """Run the listing in a fresh interpreter; its output must be what the built pages show."""
-    output = run_listing(name)
-    assert output.strip(), f"snippets/{name} prints nothing: a reader would see an empty output block"
+    """Run the listing for each language; its output must be what that language's built pages show,
+    and both its code and its output must speak that language (see language_problems)."""
     for lang in LANGS:
+        output = run_listing(name, lang)
+        assert output.strip(), f"snippets/{name} ({lang}) prints nothing: a reader would see an empty output block"
         shown = []
         for page in pages(lang):
-            if f'"{name}"' not in (DOCS / lang / page).read_text(encoding="utf-8"):
+            source = (DOCS / lang / page).read_text(encoding="utf-8")
+            if f'"{name}"' not in source:
                 continue
             built = built_page(SITE, lang, page)
             text = html.unescape(re.sub(r"<[^>]+>", "", built.read_text(encoding="utf-8")))
             shown.append(built)
             assert output.strip() in text, f"{built} does not show the current output of snippets/{name}:\n{output}"
+            problems = language_problems(listing_source(name, lang), output, lang, chinese_allowed(source))
+            assert not problems, f"docs/{lang}/{page} shows snippets/{name} in the wrong language:\n" + "\n".join(problems)
         assert shown, f"no {lang} page shows snippets/{name}"
+
+
+# ---------------------------------------------------------------- each book's listings speak its language
+
+# Han characters and the Chinese punctuation that goes with them.
+HAN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]+")
+# An English page that deliberately shows a Chinese example in a listing says so, with its reason:
+#   <!-- listings-show-chinese: this page compares the Chinese sentence with the English one -->
+CHINESE_ALLOWED = re.compile(r"<!--\s*listings-show-chinese:\s*(?P<reason>\S[^>]*?)\s*-->")
+
+
+def chinese_allowed(page_source: str) -> bool:
+    return bool(CHINESE_ALLOWED.search(page_source))
+
+
+def english_labels() -> dict[str, str]:
+    """English names of things the book names in Chinese: {lower-case English word: its Chinese name}.
+
+    From the glossary (each term's English name and match words, unless the Chinese name or match
+    words use the same word, as in "RNN") and from attnkit's zh/en label lists (the toy's feature
+    and slot names, the story's features and heads, the order heads)."""
+    from attnkit import block, position, toy, toy_heads
+
+    labels = {}
+    for entry in yaml.safe_load((DOCS / "glossary.yml").read_text(encoding="utf-8")):
+        zh_words = " ".join([entry["zh"], *entry.get("match", {}).get("zh", [])]).lower()
+        for word in [re.sub(r"\s*\(.*?\)", "", entry["en"]), *entry.get("match", {}).get("en", [])]:
+            if word.lower() not in zh_words and HAN.search(entry["zh"]):
+                labels[word.lower()] = entry["zh"]
+    pairs = [(toy.FEATURE_NAMES["zh"], toy.FEATURE_NAMES["en"]), (block.FEATURE_NAMES["zh"], block.FEATURE_NAMES["en"]),
+             (toy_heads.HEAD_NAMES["zh"], toy_heads.HEAD_NAMES["en"]), (block.HEAD_NAMES["zh"], block.HEAD_NAMES["en"]),
+             (position.ORDER_HEAD_NAMES["zh"], position.ORDER_HEAD_NAMES["en"])]
+    pairs += [(toy.SLOT_NAMES["zh"][step], toy.SLOT_NAMES["en"][step]) for step in toy.SLOT_NAMES["zh"]]
+    for zh_names, en_names in pairs:
+        for zh, en in zip(zh_names, en_names):
+            if zh != en:
+                labels[en.lower()] = zh
+    return labels
+
+
+def language_problems(code: str, output: str, lang: str, chinese_allowed: bool = False) -> list[str]:
+    """What a reader of ``lang`` would meet in the other language in a listing's code or output."""
+    problems = []
+    if lang == "en" and not chinese_allowed:
+        for where, text in (("code", code), ("output", output)):
+            for number, line in enumerate(text.splitlines(), 1):
+                if HAN.search(line):
+                    problems.append(f"{where} line {number} has Chinese: {line.strip()}")
+    if lang == "zh":
+        labels = english_labels()
+        pattern = re.compile(r"(?<![\w'])(" + "|".join(sorted(map(re.escape, labels), key=len, reverse=True)) + r")(?![\w'])", re.I)
+        for number, line in enumerate(output.splitlines(), 1):
+            for match in pattern.finditer(line):
+                problems.append(f"output line {number} says {match[0]!r}, which the book calls {labels[match[0].lower()]}: {line.strip()}")
+    return problems
+
+
+def test_the_language_check_sees_chinese_in_english_and_english_labels_in_chinese():
+    assert language_problems('print("它")\n', "它\n", "en") == [
+        "code line 1 has Chinese: print(\"它\")", "output line 1 has Chinese: 它"]
+    assert language_problems('print("它")\n', "它\n", "en", chinese_allowed=True) == []
+    assert language_problems("", "hidden state: [0.5 0.5]\n特征： needs alive\n", "zh") == [
+        "output line 1 says 'hidden state', which the book calls 隐藏状态: hidden state: [0.5 0.5]",
+        "output line 2 says 'needs alive', which the book calls 要活物: 特征： needs alive"]
+    assert language_problems("x = 1  # (n,)\n", "权重： [0.5 0.5]\nThe animal didn't cross\n", "zh") == []
+    assert chinese_allowed("text\n<!-- listings-show-chinese: the page compares both sentences -->\n")
+    assert not chinese_allowed("<!-- listings-show-chinese: -->")
+
+
+# ---------------------------------------------------------------- the [zh] / [en] line convention
+
+MARKED = (
+    'sentence = "小猫 追 球"          # [zh]\n'
+    'sentence = "the cat chased"     # [en]\n'
+    "# 每个词一个分数 [zh]\n"
+    "# one score per word [en]\n"
+    "scores = len(sentence)          # (n,)\n"
+    "for word in sentence.split():\n"
+    '    print("词", word)            # [zh]\n'
+    '    print("word", word)          # [en]\n'
+    'label = "not a marker [en]"\n'
+)
+
+
+def test_the_filter_keeps_each_languages_lines_and_removes_the_markers():
+    assert listings.for_language(MARKED, "zh") == (
+        'sentence = "小猫 追 球"\n'
+        "# 每个词一个分数\n"
+        "scores = len(sentence)          # (n,)\n"
+        "for word in sentence.split():\n"
+        '    print("词", word)\n'
+        'label = "not a marker [en]"\n'
+    )
+    assert listings.for_language(MARKED, "en") == (
+        'sentence = "the cat chased"\n'
+        "# one score per word\n"
+        "scores = len(sentence)          # (n,)\n"
+        "for word in sentence.split():\n"
+        '    print("word", word)\n'
+        'label = "not a marker [en]"\n'
+    )
+
+
+def test_the_first_line_of_a_bracketed_statement_can_have_two_versions():
+    source = ('w = np.array([[1.0, 0.0],   # (2, 2) 每行一个词 [zh]\n'
+              'w = np.array([[1.0, 0.0],   # (2, 2) one row a word [en]\n'
+              '              [0.0, 1.0]])\n')
+    assert listings.for_language(source, "en") == 'w = np.array([[1.0, 0.0],   # (2, 2) one row a word\n              [0.0, 1.0]])\n'
+    with pytest.raises(ValueError, match="cannot be tokenized"):
+        listings.for_language("if x:\n  a = 1  # [zh]\n b = 2\n", "zh")
+
+
+def test_a_listing_without_markers_is_unchanged_and_a_bad_language_is_refused():
+    plain = "x = 1  # (1,)\nprint(x)\n"
+    assert listings.for_language(plain, "zh") == listings.for_language(plain, "en") == plain
+    with pytest.raises(ValueError, match="lang must be one of"):
+        listings.for_language(plain, "fr")
+
+
+def test_the_build_hook_fills_in_each_listing_for_the_page_language():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("listings_hook", ROOT / "docs" / "hooks" / "listings.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    name = LISTINGS[0]
+    page = f'!!! note\n\n    ```python exec="on" source="above" result="text"\n    --8<-- "{name}"\n    ```\n'
+    for lang in LANGS:
+        body = "".join(f"    {line}".rstrip() + "\n" for line in listing_source(name, lang).splitlines())
+        assert hook.expand(page, lang) == (
+            f'!!! note\n\n    ```python exec="on" source="above" result="text"\n{body}    ```\n')
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_marker_reaches_a_built_page(lang):
+    """The markers are build instructions: a reader never sees "# [zh]" or "[en]" at a line's end."""
+    marker = re.compile(r"\[(zh|en)\]\s*$", re.M)
+    leaks = []
+    for page in pages(lang):
+        text = html.unescape(re.sub(r"<[^>]+>", "", built_page(SITE, lang, page).read_text(encoding="utf-8")))
+        leaks += [f"{lang}/{page}" for _ in marker.findall(text)]
+    assert not leaks, f"pages that show a [zh]/[en] marker: {sorted(set(leaks))}"

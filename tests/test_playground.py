@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
-import runpy
 import json
 import re
 import shutil
@@ -15,7 +14,7 @@ import zipfile
 
 import pytest
 
-from book import ROOT, SNIPPETS, built_page, fences, pages
+from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
 
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
@@ -63,10 +62,13 @@ def test_a_missing_or_altered_file_is_named_with_its_fix(tmp_path, damage):
 def test_the_site_serves_the_pinned_files_attnkit_and_every_listing():
     for name, entry in MANIFEST["files"].items():
         assert vendor.sha256(SITE / "assets" / "pyodide" / name) == entry["sha256"], name
-    for site in (SITE, SITE / "en"):
+    for lang, site in (("zh", SITE), ("en", SITE / "en")):
         presets = json.loads((site / "assets" / "playground" / "presets.json").read_text(encoding="utf-8"))
-        listings = {p.relative_to(SNIPPETS).as_posix(): p.read_text(encoding="utf-8") for p in SNIPPETS.rglob("*.py")}
-        assert presets["listings"] == listings
+        names = [p.relative_to(SNIPPETS).as_posix() for p in SNIPPETS.rglob("*.py")]
+        # each language's presets are the listings as that book shows them ([zh]/[en] lines filtered)
+        assert presets["listings"] == {name: listing_source(name, lang) for name in names}, lang
+        welcome = (ROOT / "overrides" / "assets" / "playground" / "welcome.py").read_text(encoding="utf-8")
+        assert presets["welcome"] == listings.for_language(welcome, lang), lang
         with zipfile.ZipFile(site / "assets" / "playground" / "attnkit.zip") as z:
             for name in z.namelist():
                 assert z.read(name) == (ROOT / name).read_bytes(), f"{name} in attnkit.zip differs from the repository"
@@ -137,11 +139,11 @@ def numbers_and_words(text: str):
     return [float(x) for x in NUMBER.findall(text)], NUMBER.sub("#", text).split()
 
 
-def cpython_output(listing: str) -> str:
-    """What the listing prints in this CPython with the repository's attnkit."""
+def cpython_output(listing: str, lang: str = "en") -> str:
+    """What the listing, as the ``lang`` book shows it, prints in this CPython with the repository's attnkit."""
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
-        runpy.run_path(str(SNIPPETS / listing), run_name="__main__")
+        exec(compile(listing_source(listing, lang), str(SNIPPETS / listing), "exec"), {"__name__": "__main__"})
     return buffer.getvalue()
 
 
@@ -212,7 +214,7 @@ def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
     run(page)
     table = page.locator("table.pg-heatmap")
     assert table.count() == 1 and table.locator("tbody td").count() == 9
-    assert table.locator("tbody th").all_inner_texts() == ["the", "cat", "sat"]
+    assert table.locator("tbody th").all_inner_texts() == ["小猫", "坐", "下"]     # the zh welcome code
     # Share: the code goes into the address; opening that address shows the same code.
     code = "print('shared 共享')\n"
     set_code(page, code)

@@ -7,6 +7,7 @@ import pytest
 
 from attnkit.rnn import (
     RNNWeights,
+    clip_by_norm,
     decay_curve,
     decay_curves,
     first_token_change,
@@ -139,6 +140,19 @@ def test_small_weights_make_token_1_fade():
     np.testing.assert_array_equal(curves[2], decay_curve(40, w_scale=0.5, seed=2))
 
 
+def test_large_weights_make_token_1_explode():
+    curves = decay_curves(40, w_scale=3.0, n_trials=20)
+    assert np.median(curves[:, -1]) > 10 * np.median(curves[:, 0])
+
+
+def test_clip_by_norm_shortens_only_long_vectors_and_keeps_direction():
+    g = np.array([[3.0, -4.0], [12.0, 0.0]])                  # length 13
+    clipped = clip_by_norm(g, 1.3)
+    np.testing.assert_allclose(clipped, g / 10)
+    np.testing.assert_array_equal(clip_by_norm(g, 20.0), g)
+    np.testing.assert_array_equal(clip_by_norm(np.zeros(3), 1.0), np.zeros(3))
+
+
 def test_counting_helpers():
     assert [sequential_steps(n, "rnn") for n in (1, 10, 1000)] == [1, 10, 1000]
     assert [sequential_steps(n, "attention") for n in (1, 10, 1000)] == [1, 1, 1]
@@ -168,6 +182,8 @@ def test_counting_helpers():
         (lambda: path_length(-1, 2, "rnn"), "i must be a token position"),
         (lambda: pairwise_connections(2.0, "rnn"), "n must be a positive integer"),
         (lambda: decay_curves(5, n_trials=0), "n_trials must be a positive integer"),
+        (lambda: clip_by_norm([1.0, 2.0], 0), "max_norm must be a finite number > 0"),
+        (lambda: clip_by_norm([1.0, np.inf], 1.0), "g contains"),
     ],
 )
 def test_bad_input_gives_a_clear_message(call, message):

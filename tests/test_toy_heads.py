@@ -12,7 +12,7 @@ def test_each_head_finds_its_relation(lang):
     text = TOUR_SENTENCES["cat-ball-fun"].text[lang]
     r = attend_heads(text, lang)
     it = "它" if lang == "zh" else "it"
-    ball, fun = ("球", "好玩") if lang == "zh" else ("ball", "fun")
+    ball, fun = ("球", "好玩") if lang == "zh" else ("ball", "shiny")
     chased = "追着" if lang == "zh" else "chased"
     kitten = "小猫" if lang == "zh" else "kitten"
     assert r.tokens[r.top(0, it)] == ball                       # reference

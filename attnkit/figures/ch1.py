@@ -10,12 +10,12 @@ from ..rnn import decay_curves, pairwise_connections, path_length, sequential_st
 from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, tr
 from . import figure
 
-# The short sentence of the chain-vs-all figure: "Xiaoming studied in Paris, so he ..."
+# The short sentence of the chain-vs-all figure: "Tom studied in Paris, so he ..."
 TOKENS = {
     "zh": ["小明", "在", "巴黎", "留学", "所以", "他"],
-    "en": ["Xiaoming", "studied", "in", "Paris", "so", "he"],
+    "en": ["Tom", "studied", "in", "Paris", "so", "he"],
 }
-DECAY_SCALES = (0.5, 1.0, 1.5)   # w_scale of the RNNs in the decay figure
+DECAY_SCALES = (0.5, 1.0, 1.5, 3.0)   # w_scale of the RNNs in the decay figure: three fade, one explodes
 DECAY_N = 40                     # tokens read
 DECAY_TRIALS = 20                # random RNNs per scale
 TOKEN_SIZE = {"zh": 13, "en": 11.5}
@@ -89,18 +89,21 @@ def chain_vs_all(lang: str):
 
 @figure("ch1-rnn-decay")
 def rnn_decay(lang: str):
-    """Measured ||dh_t/dx_1|| of random tiny RNNs, for three weight scales (median and middle 80%)."""
+    """Measured ||dh_t/dx_1|| of random tiny RNNs, for four weight scales (median and middle 80%):
+    at the small scales word 1 fades (vanishing), at scale 3 it grows (exploding)."""
     t = np.arange(1, DECAY_N + 1)
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
-    for scale, colour in zip(DECAY_SCALES, (BLUE, TEAL, ACCENT)):
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    ax.axhline(1.0, color=MUTED, lw=0.9, ls="--", zorder=1)
+    for scale, colour in zip(DECAY_SCALES, (BLUE, TEAL, ACCENT, INK)):
         curves = decay_curves(DECAY_N, w_scale=scale, n_trials=DECAY_TRIALS)   # (trials, n)
         low, mid, high = np.percentile(curves, [10, 50, 90], axis=0)           # (n,) each
         ax.fill_between(t, low, high, color=colour, alpha=0.15, lw=0)
         ax.plot(t, mid, color=colour, lw=2.4, label=tr(lang, f"权重尺度 {scale:g}", f"weight scale {scale:g}"))
-        ax.annotate(f"{mid[-1]:.0e}", (t[-1], mid[-1]), xytext=(6, 0), textcoords="offset points",
+        mantissa, exponent = f"{mid[-1]:.0e}".split("e")
+        ax.annotate(rf"${mantissa}\times10^{{{int(exponent)}}}$", (t[-1], mid[-1]), xytext=(6, 0), textcoords="offset points",
                     va="center", fontsize=11.5, color=colour)
     ax.set_yscale("log")
-    ax.set_xlim(1, DECAY_N + 7)
+    ax.set_xlim(1, DECAY_N + 9)
     ax.set_xticks([1, 10, 20, 30, 40])
     ax.set_xlabel(tr(lang, "已经读了几个词（t）", "words read so far (t)"), fontsize=12.5)
     ax.set_ylabel(tr(lang, r"第 1 个词的影响  $\Vert\partial h_t / \partial x_1\Vert$",

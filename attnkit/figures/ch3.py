@@ -81,12 +81,11 @@ def _matrix_panel(ax, w, rows, columns, title):
 def qkv_matrices(lang: str):
     """The six projection matrices of the toy model, every non-zero entry printed."""
     names = toy.FEATURE_NAMES[lang]
-    slots = {1: [tr(lang, "线索", "clue"), tr(lang, "话题", "topic")],
-             2: [tr(lang, "有生命", "animate"), tr(lang, "物品", "thing")]}
+    slots = toy.SLOT_NAMES[lang]
     fig, axes = plt.subplots(2, 3, figsize=(10.5, 9.0), gridspec_kw={"width_ratios": [2, 2, 10]})
     for row, number in enumerate((1, 2)):
         w_q, w_k, w_v = toy.STEPS[number]
-        step = tr(lang, f"第 {number} 步", f"step {number}")
+        step = tr(lang, f"第 {number} 轮", f"round {number}")
         _matrix_panel(axes[row, 0], w_q, names, slots[number], f"{step} W_Q{number}")
         _matrix_panel(axes[row, 1], w_k, names, slots[number], f"W_K{number}")
         _matrix_panel(axes[row, 2], w_v, names, names, f"W_V{number}")
@@ -240,7 +239,7 @@ def four_steps(lang: str):
         for yy, v in enumerate(out):
             if v >= 0.01:
                 ax.text(v, yy, f" {v:.2f}", va="center", fontsize=7.5)
-        axes[row, 0].set_ylabel(tr(lang, f"第 {row + 1} 步", f"step {row + 1}"), fontsize=11, fontweight="bold")
+        axes[row, 0].set_ylabel(tr(lang, f"第 {row + 1} 轮", f"round {row + 1}"), fontsize=11, fontweight="bold")
         for col in range(4):
             axes[row, col].set_title(heads[col] if row == 0 else "", fontsize=10.5)
     fig.suptitle(PIPELINE.text, fontsize=11, color=MUTED)

@@ -27,8 +27,8 @@ def story_heads(lang: str):
                     color=INK if value > 0.05 else MUTED)
         ax.set_ylim(0, 1.15)
         ax.set_yticks([0, 0.5, 1], ["0", "50%", "100%"], fontsize=9)
-        ax.set_title(f"{tr(lang, '头', 'head')} {h}：{block.HEAD_NAMES[lang][h]}" if lang == "zh"
-                     else f"head {h}: {block.HEAD_NAMES[lang][h]}", fontsize=11, loc="left")
+        ax.set_title(tr(lang, f"头 {h + 1}：{block.HEAD_NAMES[lang][h]}", f"head {h + 1}: {block.HEAD_NAMES[lang][h]}"),
+                     fontsize=11, loc="left")                # heads are numbered from 1
     axes[-1].set_xticks(range(n), s.tokens, fontsize=10, rotation=0 if lang == "zh" else 45,
                         ha="center" if lang == "zh" else "right")
     fig.suptitle(tr(lang, "“她”在三个头里分给每个词的注意力权重", "How much attention \"she\" gives each word, head by head"),

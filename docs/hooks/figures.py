@@ -1,46 +1,96 @@
 """Write every figure of attnkit.figures as SVG for this language, then add it to the site.
 
-Figures land in .cache/figures/<lang>/<id>.svg (never committed) and are served at
-figures/<id>.svg. A figure is redrawn only when the attnkit sources or matplotlib changed,
-so `make serve` reloads stay fast.
+Figures are served at ``figures/<id>.svg`` and cached (never committed) in
+``.cache/figures/`` under a key of everything that affects the picture: the language, the
+figure id, the source of the figure's module (and of the figure modules it imports),
+attnkit/figures/__init__.py and _style.py, the rest of attnkit, and the environment (Python,
+NumPy, matplotlib, installed fonts). Editing ``attnkit/figures/ch3.py`` redraws only the
+figures of ch3.py.
+
+Figures are always drawn in fresh worker processes (``spawn``), never in the build process:
+``mkdocs serve`` keeps the modules it imported at start-up, so a figure drawn in-process after
+an edit of attnkit would use the old code. A build that finds every figure in the cache starts
+no process at all.
 """
 
 from __future__ import annotations
 
-import hashlib
+import ast
+import json
 import logging
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import matplotlib
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from attnkit.figures import FIGURES, render_svg
+from bookcache import ATTNKIT, Store, attnkit_digest, call, environment, key, sources, worker_pool
 
 log = logging.getLogger("mkdocs.hooks.figures")
-ROOT = Path(__file__).resolve().parents[2]
-CACHE = ROOT / ".cache" / "figures"
+FIGURE_DIR = ATTNKIT / "figures"
+SVG = Store("figures", ".svg")
+REGISTRY = Store("figures", ".json")
+SHARED = ("__init__.py", "_style.py")     # every figure depends on these
 
 
-def _source_key() -> str:
-    digest = hashlib.sha256(matplotlib.__version__.encode())
-    for path in sorted((ROOT / "attnkit").rglob("*.py")):
-        digest.update(path.relative_to(ROOT).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def _imported_figure_modules(name: str) -> set[str]:
+    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or not (FIGURE_DIR / current).is_file():
+            continue
+        seen.add(current)
+        tree = ast.parse((FIGURE_DIR / current).read_bytes())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1 and node.module:               # from .ch3 import x
+                    todo.append(node.module.split(".")[0] + ".py")
+                elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
+                    todo.append(node.module.split(".")[2] + ".py")
+    return seen
+
+
+def figure_key(fig_id: str, module: str, lang: str) -> str:
+    deps = sorted(_imported_figure_modules(module) | set(SHARED))
+    return key("figure", 1, lang, fig_id, sources([FIGURE_DIR / d for d in deps]),
+               attnkit_digest(figures=False), environment())
+
+
+def _registry(pool_holder: list) -> dict[str, str]:
+    """{figure id: module file}, from the cache or from a fresh worker."""
+    k = key("figure-registry", 1, attnkit_digest(figures=True), environment())
+    cached = REGISTRY.get(k)
+    if cached is not None:
+        return json.loads(cached)
+    if not pool_holder:
+        pool_holder.append(worker_pool(2))
+    registry = pool_holder[0].submit(call, "attnkit.figures", "figure_modules").result()
+    REGISTRY.put(k, json.dumps(registry, sort_keys=True).encode())
+    return registry
 
 
 def on_files(files, config):
     lang = config.theme["language"]
-    key = _source_key()
-    drawn = 0
-    for fig_id in sorted(FIGURES):
-        svg = CACHE / lang / f"{fig_id}.svg"
-        stamp = svg.with_suffix(".key")
-        if not (svg.exists() and stamp.exists() and stamp.read_text() == key):
-            svg.parent.mkdir(parents=True, exist_ok=True)
-            svg.write_bytes(render_svg(fig_id, lang))
-            stamp.write_text(key)
-            drawn += 1
-        files.append(File.generated(config, f"figures/{fig_id}.svg", abs_src_path=str(svg)))
-    log.info("figures (%s): %d drawn, %d cached", lang, drawn, len(FIGURES) - drawn)
+    pool_holder: list[ProcessPoolExecutor] = []
+    try:
+        registry = _registry(pool_holder)
+        keys = {fig_id: figure_key(fig_id, module, lang) for fig_id, module in registry.items()}
+        missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
+        if missing:
+            if not pool_holder:
+                pool_holder.append(worker_pool(len(missing)))
+            jobs = {fig_id: pool_holder[0].submit(call, "attnkit.figures", "render_svg", fig_id, lang) for fig_id in missing}
+            for fig_id, job in jobs.items():
+                try:
+                    SVG.put(keys[fig_id], job.result())
+                except Exception as error:
+                    raise PluginError(f"figure {fig_id!r} ({lang}, attnkit/figures/{registry[fig_id]}): "
+                                      f"{type(error).__name__}: {error}") from None
+    finally:
+        for pool in pool_holder:
+            pool.shutdown(cancel_futures=True)
+    for fig_id in sorted(keys):
+        files.append(File.generated(config, f"figures/{fig_id}.svg", abs_src_path=str(SVG.path(keys[fig_id]))))
+    log.info("figures (%s): %d drawn, %d cached", lang, len(missing), len(keys) - len(missing))
     return files

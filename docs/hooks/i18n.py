@@ -1,44 +1,21 @@
 """Build glue for the two languages.
 
 * The English config inherits ``site_url`` from mkdocs.yml; its pages live under ``en/``.
-* ``mkdocs serve`` (Chinese config) also builds the English book into ``<site>/en/`` after
-  each build, so one server at http://127.0.0.1:8000 shows both languages with live reload.
+* Chinese line breaks are joined (below).
+
+tools/build.py builds both languages in parallel and tools/serve.py serves both at one address
+(``make serve``); each language is built by its own process.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import subprocess
-import sys
-from pathlib import Path
-
-log = logging.getLogger("mkdocs.hooks.i18n")
-ROOT = Path(__file__).resolve().parents[2]
-_command = "build"
-
-
-def on_startup(command, dirty):
-    global _command
-    _command = command
 
 
 def on_config(config):
     if config.theme["language"] == "en" and config.site_url and not config.site_url.endswith("/en/"):
         config.site_url = config.site_url.rstrip("/") + "/en/"
     return config
-
-
-def on_post_build(config):
-    if _command != "serve" or config.theme["language"] != "zh":
-        return
-    target = Path(config.site_dir) / "en"
-    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.en.yml"), "-d", str(target)]
-    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if result.returncode != 0:
-        log.error("The English book failed to build:\n%s", result.stderr[-4000:])
-    else:
-        log.info("English book built into %s", target)
 
 
 # Chinese sources keep one sentence per line (for readable diffs). A browser turns each line

@@ -3,13 +3,22 @@
 Pages write a computation instead of typing its result, for example
 ``{{ pct(softmax([5, 2, 0])[0]) }}`` renders as ``94.6%``. Available names:
 ``np`` (NumPy), ``attnkit``, every public attnkit function, and the formatters below.
+Chinese pages write large and tiny numbers the Chinese way with ``zhnum`` (1100 万, 2×10⁻⁹),
+never with digit grouping or e-notation (tests/test_typography.py checks the built pages).
+
+Every call of an attnkit function from a page is memoized on disk (docs/hooks/bookcache.py,
+``memo``): keyed by attnkit's sources, the environment and the arguments, shared by both
+languages, so ``train_two_heads("same")`` runs once, not once per sentence and per build.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import pkgutil
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +32,64 @@ for _info in pkgutil.iter_modules(attnkit.__path__):
         importlib.import_module(f"attnkit.{_info.name}")
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _plain(x: float) -> str:
+    """A float without exponent or trailing zeros: 1100.0 -> 1100, 1.20 -> 1.2."""
+    return np.format_float_positional(x, trim="-")
+
+
+def sci(x, sig: int = 2) -> str:
+    """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
+    mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
+    return f"{_plain(float(mantissa))}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def zhnum(x, sig: int = 2) -> str:
+    """x rounded to ``sig`` significant digits, the Chinese way: 万 and 亿 for large numbers,
+    ×10⁻ⁿ for tiny ones. zhnum(11_000_000) -> 1100 万, zhnum(2.1e-9) -> 2.1×10⁻⁹, zhnum(0.25) -> 0.25.
+    """
+    x = float(x)
+    if x == 0 or not np.isfinite(x):
+        return _plain(x) if np.isfinite(x) else str(x)
+    r = float(f"{x:.{sig}g}")
+    if abs(r) >= 1e8:
+        return f"{_plain(round(r / 1e8, 12))} 亿"
+    if abs(r) >= 1e4:
+        return f"{_plain(round(r / 1e4, 12))} 万"
+    if abs(r) < 1e-3:
+        return sci(r, sig)
+    return _plain(r)
+
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bookcache import memo  # noqa: E402
+
+sys.path.pop(0)
+
+
+class Memoized:
+    """attnkit (or one of its modules) as pages see it: its functions are memoized."""
+
+    def __init__(self, module: types.ModuleType):
+        self._module = module
+
+    def __getattr__(self, name):
+        return memoized(getattr(self._module, name))
+
+    def __repr__(self):
+        return f"<memoized {self._module.__name__}>"
+
+
+def memoized(value):
+    if isinstance(value, types.ModuleType) and value.__name__.startswith("attnkit"):
+        return Memoized(value)
+    if isinstance(value, types.FunctionType) and value.__module__.startswith("attnkit"):
+        return functools.wraps(value)(functools.partial(memo, value))
+    return value
+
+
 def define_env(env):
     # glossary() and concept_table(), generated from docs/glossary.yml by docs/hooks/glossary.py
     _spec = importlib.util.spec_from_file_location("book_glossary", Path(__file__).with_name("glossary.py"))
@@ -31,9 +98,9 @@ def define_env(env):
     _glossary.register_macros(env)
 
     env.variables["np"] = np
-    env.variables["attnkit"] = attnkit
+    env.variables["attnkit"] = Memoized(attnkit)
     for name in attnkit.__all__:
-        env.variables[name] = getattr(attnkit, name)
+        env.variables[name] = memoized(getattr(attnkit, name))
 
     @env.macro
     def num(x, digits: int = 3) -> str:
@@ -44,6 +111,9 @@ def define_env(env):
     def pct(x, digits: int = 1) -> str:
         """A share as a percentage: pct(0.94649) -> 94.6%."""
         return f"{100 * float(x):.{digits}f}%"
+
+    env.macro(zhnum)
+    env.macro(sci)
 
     @env.macro
     def vec(xs, digits: int = 3) -> str:

@@ -1,21 +1,31 @@
 import numpy as np
 from attnkit import toy
 
-# ONE attention step, with any matrices at all: try three random sets.
+# 只做一步注意力，矩阵随便取：试三组随机矩阵。 [zh]
+# ONE attention step, with any matrices at all: try three random sets. [en]
+keys, words = ["cat-ball-hungry", "cat-ball-fun"], ("它", "小猫", "球")           # [zh]
+keys, words = ["animal-street-tired", "animal-street-wide"], ("it", "animal", "street")  # [en]
+pronoun, a, b = words
+clues = [toy.run(key).tokens[-1] for key in keys]          # 饿了 / 好玩 [zh]
+clues = [toy.run(key).tokens[-1] for key in keys]          # tired / wide [en]
 rng = np.random.default_rng(0)
 d = len(toy.FEATURES)
-for trial in range(3):
+for trial in range(1, 4):
     w_q, w_k, w_v = rng.normal(size=(d, 2)), rng.normal(size=(d, 2)), rng.normal(size=(d, d))
     ratios = []
-    for key in ["cat-ball-hungry", "cat-ball-fun"]:
+    for key in keys:
         r = toy.run(key)
-        step = toy.attention_step(r.x, w_q, w_k, w_v)          # one step on the embeddings
-        i, cat, ball = r.index("它"), r.index("小猫"), r.index("球")
-        ratios.append(step.weights[i, cat] / step.weights[i, ball])
-    print(f"random matrices {trial}: weight(小猫) / weight(球) = {ratios[0]:.4f} (饿了), {ratios[1]:.4f} (很好玩)")
+        step = toy.attention_step(r.x, w_q, w_k, w_v)          # 在词向量上只做一步 [zh]
+        step = toy.attention_step(r.x, w_q, w_k, w_v)          # one step on the embeddings [en]
+        i, ia, ib = r.index(pronoun), r.index(a), r.index(b)
+        ratios.append(step.weights[i, ia] / step.weights[i, ib])
+    print(f"随机矩阵 {trial}：权重({a}) / 权重({b}) = {ratios[0]:.4f}（{clues[0]}），{ratios[1]:.4f}（{clues[1]}）")  # [zh]
+    print(f"random matrices {trial}: weight({a}) / weight({b}) = {ratios[0]:.4f} ({clues[0]}), {ratios[1]:.4f} ({clues[1]})")  # [en]
 
-# The toy's step-2 matrices straight on the embeddings (no step 1): 它 carries no need yet.
-r = toy.run("cat-ball-hungry")
+# 第 2 轮的矩阵直接用在词向量上（跳过第 1 轮）：代词身上还没有任何要求。 [zh]
+# The toy's round-2 matrices straight on the embeddings (no round 1): the pronoun carries no need yet. [en]
+r = toy.run(keys[0])
 skip = toy.attention_step(r.x, *toy.STEPS[2])
-i = r.index("它")
-print("step 2 without step 1: q[它] =", skip.q[i], " weights of 它 =", skip.weights[i].round(3))
+i = r.index(pronoun)
+print(f"跳过第 1 轮：q[{pronoun}] =", skip.q[i], f" {pronoun} 的权重 =", skip.weights[i].round(3))  # [zh]
+print(f"round 2 without round 1: q[{pronoun}] =", skip.q[i], f" weights of {pronoun} =", skip.weights[i].round(3))  # [en]

@@ -1,14 +1,18 @@
 import numpy as np
 from attnkit import toy
 
-tokens = ["它", "饿了", "小猫"]
-x = toy.embed(tokens, "zh")                    # (3, d_model=10): one row per word
-print("features:", toy.FEATURES)
+lang, tokens = "zh", ["它", "饿了", "小猫"]          # [zh]
+lang, tokens = "en", ["it", "tired", "animal"]      # [en]
+x = toy.embed(tokens, lang)                    # (3, d_model=10)
+print("特征：", toy.FEATURE_NAMES[lang])  # [zh]
+print("features:", toy.FEATURE_NAMES[lang])  # [en]
 for t, row in zip(tokens, x):
     print(f"  x[{t}] =", row.astype(int))
 
-print("\nW_Q1 (non-zero rows)\n" + toy.matrix_table(toy.W_Q1, toy.STEP_SLOTS[1]))
-print("\nW_K1 (non-zero rows)\n" + toy.matrix_table(toy.W_K1, toy.STEP_SLOTS[1]))
+print("\nW_Q1（只列非零行）\n" + toy.matrix_table(toy.W_Q1, toy.SLOT_NAMES[lang][1], lang))  # [zh]
+print("\nW_K1（只列非零行）\n" + toy.matrix_table(toy.W_K1, toy.SLOT_NAMES[lang][1], lang))  # [zh]
+print("\nW_Q1 (non-zero rows)\n" + toy.matrix_table(toy.W_Q1, toy.SLOT_NAMES[lang][1], lang))  # [en]
+print("\nW_K1 (non-zero rows)\n" + toy.matrix_table(toy.W_K1, toy.SLOT_NAMES[lang][1], lang))  # [en]
 
 q = x @ toy.W_Q1                              # (3, 10) @ (10, 2) -> (3, 2)
 k = x @ toy.W_K1                              # (3, 10) @ (10, 2) -> (3, 2)

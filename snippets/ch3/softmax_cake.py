@@ -1,16 +1,26 @@
 import numpy as np
 from attnkit import softmax
 
-scores = np.array([5.0, 2.0, 0.0])        # (3,) one score per friend
+scores = np.array([5.0, 2.0, 0.0])        # (3,) 每位朋友一个分数 [zh]
+scores = np.array([5.0, 2.0, 0.0])        # (3,) one score per friend [en]
 
-e = np.exp(scores)                         # (3,) step 1: e to the power of each score
-total = e.sum()                            # ()   step 2: add them up
-weights = e / total                        # (3,) step 3: each share of the total
+e = np.exp(scores)                         # (3,) 第 1 步：e 的分数次方 [zh]
+total = e.sum()                            # ()   第 2 步：加起来 [zh]
+weights = e / total                        # (3,) 第 3 步：各占总数的多少 [zh]
+e = np.exp(scores)                         # (3,) step 1: e to the power of each score [en]
+total = e.sum()                            # ()   step 2: add them up [en]
+weights = e / total                        # (3,) step 3: each share of the total [en]
 
 print("e^s     =", e.round(3))
-print("sum     =", total.round(3))
-print("weights =", weights.round(4))
-print("softmax =", softmax(scores).round(4), "(attnkit gives the same)")
-print("sum of weights =", weights.sum())
-print("ratio 1st/2nd  =", (weights[0] / weights[1]).round(3), "= e^3 =", np.exp(3).round(3))
-print("divide by sum  =", (scores / scores.sum()).round(4), "(for comparison)")
+print("总和    =", total.round(3))                                   # [zh]
+print("权重    =", weights.round(4))                                 # [zh]
+print("softmax =", softmax(scores).round(4), "（attnkit 算出的一样）")  # [zh]
+print("权重之和 =", weights.sum())                                   # [zh]
+print("第1/第2 =", (weights[0] / weights[1]).round(3), "= e^3 =", np.exp(3).round(3))  # [zh]
+print("直接按分数比例分 =", (scores / scores.sum()).round(4), "（对照）")               # [zh]
+print("sum     =", total.round(3))  # [en]
+print("weights =", weights.round(4))  # [en]
+print("softmax =", softmax(scores).round(4), "(attnkit gives the same)")  # [en]
+print("sum of weights =", weights.sum())  # [en]
+print("ratio 1st/2nd  =", (weights[0] / weights[1]).round(3), "= e^3 =", np.exp(3).round(3))  # [en]
+print("divide by sum  =", (scores / scores.sum()).round(4), "(for comparison)")  # [en]

@@ -1,19 +1,20 @@
-from attnkit.block import FEATURE_NAMES, STORY, story
+from attnkit.block import FEATURE_NAMES, STORY, story, story_table
 
-# Step 1: tokens, then embedding + position for each of them.
-for lang in ("zh", "en"):
-    s = story(lang)
-    print(STORY[lang])
-    print(len(s.tokens), "tokens:", " | ".join(s.tokens))
+# 第 1 幕：先切成词元，再给每个词元加上词向量和位置编码。 [zh]
+# Step 1: tokens, then embedding + position for each of them. [en]
+lang = "zh"  # [zh]
+lang = "en"  # [en]
+s = story(lang)
+print(STORY[lang])
+print(len(s.tokens), "个词元：", " | ".join(s.tokens))  # [zh]
+print(len(s.tokens), "tokens:", " | ".join(s.tokens))  # [en]
 
-s = story("zh")
-names = FEATURE_NAMES["en"]
-print("\nE: the name cards, first 8 columns of x")
-print(" " * 6 + "".join(f"{c:>8}" for c in names))
-for token, row in zip(s.tokens, s.e[:, :8]):             # (n, 8)
-    print(token + " " * (6 - 2 * len(token)) + "".join(f"{v:>8.0f}" for v in row))
-print("\nPE: the seat numbers, last 4 columns of x")
-print(" " * 10 + "".join(f"{c:>10}" for c in ("sin p", "cos p", "sin p/100", "cos p/100")))
-for p, (token, row) in enumerate(zip(s.tokens, s.pe[:, 8:])):  # (n, 4)
-    print(f"{p:>2} " + token + " " * (6 - 2 * len(token)) + "".join(f"{v:>10.2f}" for v in row))
+names = FEATURE_NAMES[lang]
+print("\nE：名片，x 的前 8 列")  # [zh]
+print("\nE: the name cards, first 8 columns of x")  # [en]
+print(story_table(s.e[:, :8], s.tokens, names, digits=0))           # (n, 8)
+print("\nPE：座位号，x 的后 4 列")  # [zh]
+print("\nPE: the seat numbers, last 4 columns of x")  # [en]
+seats = [f"{p} {token}" for p, token in enumerate(s.tokens)]         # p = 0, 1, 2, ...
+print(story_table(s.pe[:, 8:], seats, ["sin p", "cos p", "sin p/100", "cos p/100"]))  # (n, 4)
 print("\nx = E + PE:", s.x.shape)                          # (n, d_model) = (10, 12)

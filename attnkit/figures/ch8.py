@@ -1,0 +1,89 @@
+"""Figures of chapter 8: the tiny GPT learning the copy task (attnkit.tinygpt, trained once per build)."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import tinygpt
+from . import figure
+from ._style import ACCENT, BLUE, MUTED, tr, weights_map
+
+
+def _example():
+    """The held-out sequence the pictures show, its tokens as letters, and both models' weights."""
+    tokens, _ = tinygpt.held_out(**tinygpt.BOOK)
+    example = tokens[:1]                                   # (1, n)
+    before = tinygpt.init(tinygpt.BOOK["vocab_size"], tinygpt.BOOK["d_model"], tinygpt.BOOK["n_heads"],
+                          tinygpt.BOOK["n_layers"], example.shape[1], seed=tinygpt.BOOK["seed"])
+    after, _ = tinygpt.trained(**tinygpt.BOOK)
+    maps = [tinygpt.forward(p, example)[1]["h0"]["attn"]["weights"][0] for p in (before, after)]  # (H, n, n) each
+    return list(tinygpt.spell(example)), maps
+
+
+@figure("ch8-loss")
+def loss_curve(lang):
+    """The loss of every training step, against the loss of guessing uniformly."""
+    _, losses = tinygpt.trained(**tinygpt.BOOK)
+    steps = np.arange(1, len(losses) + 1)
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ax.plot(steps, losses, color=ACCENT, linewidth=2)
+    guess = math.log(tinygpt.BOOK["vocab_size"])
+    ax.axhline(guess, color=MUTED, linestyle="--", linewidth=1)
+    v = tinygpt.BOOK["vocab_size"]
+    ax.text(steps[-1], guess * 0.85, tr(lang, f"瞎猜：ln {v} ≈ {guess:.2f}", f"guessing: ln {v} ≈ {guess:.2f}"),
+            ha="right", va="top", color=MUTED, fontsize=9)
+    ax.set_yscale("log")
+    ax.set_xlabel(tr(lang, "训练步数", "training step"))
+    ax.set_ylabel(tr(lang, "损失（交叉熵，对数刻度）", "loss (cross-entropy, log scale)"))
+    b = tinygpt.BOOK["batch"]
+    ax.set_title(tr(lang, f"复制任务上的损失：每一步一批 {b} 条新序列", f"Loss on the copy task: each step a batch of {b} new sequences"))
+    ax.set_xlim(0, steps[-1])
+    return fig
+
+
+@figure("ch8-attention")
+def attention_before_after(lang):
+    """Both heads' attention on one held-out sequence, before and after training."""
+    letters, maps = _example()
+    h = maps[0].shape[0]
+    fig, axes = plt.subplots(2, h, figsize=(4.2 * h, 8.4))
+    for row, (w, when) in enumerate(zip(maps, (tr(lang, "训练前", "before training"),
+                                               tr(lang, "训练后", "after training")))):
+        for head in range(h):
+            ax = axes[row, head]
+            weights_map(ax, w[head], letters, letters, fontsize=9, numbers=False)
+            ax.set_title(tr(lang, f"{when} · 头 {head + 1}", f"{when} · head {head + 1}"))
+            if head == 0:
+                ax.set_ylabel(tr(lang, "查询：正在预测下一个的位置", "query: the position guessing what comes next"),
+                              fontsize=9)
+            if row == 1:
+                ax.set_xlabel(tr(lang, "键：它看的位置", "key: the position it looks at"), fontsize=9)
+            half = tinygpt.BOOK["half"]
+            ax.axhline(half - 1.5, color=BLUE, linewidth=0.8, linestyle=":")
+    fig.tight_layout()
+    return fig
+
+
+@figure("ch8-train")
+def train_snapshot(lang):
+    """The printed form of the live widget of 8.5: what it shows after the book's training."""
+    letters, maps = _example()
+    _, losses = tinygpt.trained(**tinygpt.BOOK)
+    h = maps[1].shape[0]
+    fig = plt.figure(figsize=(10, 3.6))
+    grid = fig.add_gridspec(1, 1 + h, width_ratios=[1.6] + [1] * h)
+    ax = fig.add_subplot(grid[0, 0])
+    ax.plot(np.arange(1, len(losses) + 1), losses, color=ACCENT, linewidth=2)
+    ax.axhline(math.log(tinygpt.BOOK["vocab_size"]), color=MUTED, linestyle="--", linewidth=1)
+    ax.set_yscale("log")
+    ax.set_xlabel(tr(lang, "训练步数", "training step"))
+    ax.set_title(tr(lang, "损失（对数刻度）", "loss (log scale)"))
+    for head in range(h):
+        a = fig.add_subplot(grid[0, 1 + head])
+        weights_map(a, maps[1][head], letters, letters, fontsize=8, numbers=False)
+        a.set_title(tr(lang, f"头 {head + 1}（第 {len(losses)} 步）", f"head {head + 1} (step {len(losses)})"))
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,268 @@
+"""Attention without the (n_q, n_k) table: keys and values visited block by block.
+
+This is the idea behind FlashAttention, written in NumPy. Each query keeps three running
+quantities while the blocks of keys go by:
+
+    m    the largest score seen so far                          (..., n_q, 1)
+    l    the sum of exp(score - m) over the keys seen so far     (..., n_q, 1)
+    acc  the sum of exp(score - m) * v over the keys seen so far (..., n_q, d_v)
+
+When a block brings a larger score, m moves up to m_new and everything summed so far is
+rescaled by exp(m - m_new), so the sums always refer to the current maximum ("online
+softmax"). After the last block, acc / l is exactly softmax(q k^T * scale) v, although no more
+than (n_q, block_size) scores ever existed at once.
+
+- :func:`tiled_attention`: the computation, equal to
+  :func:`attnkit.core.scaled_dot_product_attention` for any n, masks, causal, batches.
+- :func:`online_softmax_trace`: the running max and sum of one row of scores, block by block
+  (what the book's figure draws).
+- :func:`peak_bytes`, :func:`attention_peak_bytes`: the extra memory each version really
+  allocates, measured with ``tracemalloc``.
+
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = rng.normal(size=(3, 10, 4))           # n = 10, not a multiple of the block
+    >>> out = tiled_attention(q, k, v, block_size=4)
+    >>> from attnkit.core import scaled_dot_product_attention
+    >>> bool(np.abs(out - scaled_dot_product_attention(q, k, v)[0]).max() < 1e-12)
+    True
+"""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+
+import numpy as np
+
+from ._checks import (
+    as_float_array,
+    as_mask,
+    check_batch_broadcast,
+    check_positive_int,
+    check_same_size,
+    check_scale,
+)
+from .core import scaled_dot_product_attention
+
+__all__ = [
+    "EXAMPLE_SCORES",
+    "tiled_attention",
+    "online_softmax_trace",
+    "OnlineSoftmaxTrace",
+    "peak_bytes",
+    "attention_peak_bytes",
+]
+
+
+# One query's scores for 12 keys, the row the book walks through in blocks of 4 (an input,
+# chosen so that the running max rises in every block).
+EXAMPLE_SCORES = (0.5, -1.0, 1.2, 0.3, 2.0, -0.5, 0.8, 2.6, 1.0, 3.1, -2.0, 0.4)
+
+
+def _block_size(block_size) -> int:
+    if isinstance(block_size, (bool, np.bool_)) or not isinstance(block_size, (int, np.integer)) \
+            or block_size < 1:
+        raise ValueError(
+            f"block_size must be a positive integer (how many keys one block holds), "
+            f"got {block_size!r} ({type(block_size).__name__})"
+        )
+    return int(block_size)
+
+
+def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None):
+    """``softmax(q k^T * scale) v``, visiting the keys ``block_size`` at a time.
+
+    Never holds more than ``(..., n_q, block_size)`` scores: the full ``(n_q, n_k)``
+    weight table is never made. The result equals
+    :func:`attnkit.core.scaled_dot_product_attention` up to rounding (about 1e-16).
+
+    Parameters
+    ----------
+    q : array_like, shape (..., n_q, d_k)
+    k : array_like, shape (..., n_k, d_k)
+    v : array_like, shape (..., n_k, d_v)
+    block_size : int
+        Keys per block (>= 1). Any n_k works; the last block may be shorter.
+    mask : array_like of bool, broadcastable to (..., n_q, n_k), optional
+        True = may attend. Only one block's columns are read at a time.
+    causal : bool
+        Query i may attend to key j only if ``j <= i + (n_k - n_q)`` (the queries are the
+        last n_q positions; for n_q = n_k this is :func:`attnkit.core.causal_mask`), made one
+        block at a time. Combined with ``mask`` by "and".
+    scale : float, optional
+        Default ``1 / sqrt(d_k)``.
+
+    A query row with no key left to attend to gets an all-zero output, as in
+    :func:`attnkit.core.scaled_dot_product_attention`.
+
+    Returns
+    -------
+    out : ndarray, shape (..., n_q, d_v)
+
+    Example
+    -------
+    >>> q = [[1.0, 0.0], [0.0, 1.0]]           # (n_q=2, d_k=2)
+    >>> k = [[1.0, 0.0], [0.0, 1.0]]           # (n_k=2, d_k=2)
+    >>> v = [[10.0, 0.0], [0.0, 10.0]]         # (n_k=2, d_v=2)
+    >>> print(tiled_attention(q, k, v, block_size=1).round(2))
+    [[6.7 3.3]
+     [3.3 6.7]]
+    >>> print(tiled_attention(q, k, v, block_size=1, causal=True).round(2))
+    [[10.   0. ]
+     [ 3.3  6.7]]
+    """
+    q = as_float_array("q", q, min_ndim=2, layout="(..., n_q, d_k)")
+    k = as_float_array("k", k, min_ndim=2, layout="(..., n_k, d_k)")
+    v = as_float_array("v", v, min_ndim=2, layout="(..., n_k, d_v)")
+    check_same_size("last dimension", "d_k", "q", q, -1, "k", k, -1)
+    check_same_size("number of rows", "n_k", "k", k, -2, "v", v, -2)
+    batch = check_batch_broadcast(q=q, k=k, v=v)
+    block_size = _block_size(block_size)
+    if not isinstance(causal, (bool, np.bool_)):
+        raise ValueError(f"causal must be True or False, got {causal!r} ({type(causal).__name__})")
+    n_q, d_k = q.shape[-2:]
+    n_k, d_v = v.shape[-2:]
+    scale = 1.0 / math.sqrt(d_k) if scale is None else check_scale(scale)
+    if mask is not None:
+        # a broadcast view: no (n_q, n_k) array is allocated here
+        mask = as_mask(mask, (*batch, n_q, n_k), "the scores (..., n_q, n_k)")
+
+    m = np.full((*batch, n_q, 1), -np.inf)             # running max of the scores
+    l = np.zeros((*batch, n_q, 1))                     # running sum of exp(score - m)
+    acc = np.zeros((*batch, n_q, d_v))                 # running sum of exp(score - m) * v
+    i = np.arange(n_q)[:, None] + (n_k - n_q)          # (n_q, 1) position of each query
+    for start in range(0, n_k, block_size):
+        stop = min(start + block_size, n_k)
+        k_b, v_b = k[..., start:stop, :], v[..., start:stop, :]    # (..., b, d_k), (..., b, d_v)
+        with np.errstate(over="ignore", invalid="ignore"):
+            s = q @ k_b.swapaxes(-1, -2) * scale       # (..., n_q, d_k) @ (..., d_k, b) -> (..., n_q, b)
+        if not np.isfinite(s).all():
+            raise ValueError(
+                "the scores q @ k^T * scale overflowed to infinity: the entries of q and k "
+                f"(largest |q| = {np.abs(q).max():.3g}, |k| = {np.abs(k).max():.3g}) are too large"
+            )
+        keep = None if mask is None else mask[..., start:stop]     # (..., n_q, b)
+        if causal:
+            future = np.arange(start, stop)[None, :] > i           # (n_q, b)
+            keep = ~future if keep is None else keep & ~future
+        if keep is not None:
+            s = np.where(keep, s, -np.inf)             # masked scores -> -inf, exp gives 0
+        m_new = np.maximum(m, s.max(axis=-1, keepdims=True))       # (..., n_q, 1)
+        shift = np.where(np.isfinite(m_new), m_new, 0.0)           # a row with nothing kept yet
+        with np.errstate(under="ignore"):
+            p = np.exp(s - shift)                      # (..., n_q, b), in [0, 1]
+            rescale = np.exp(m - shift)                # (..., n_q, 1): old sums to the new max
+            l = l * rescale + p.sum(axis=-1, keepdims=True)
+            acc = acc * rescale + p @ v_b              # (..., n_q, b) @ (..., b, d_v) -> (..., n_q, d_v)
+        m = m_new
+    out = np.zeros_like(acc)
+    np.divide(acc, l, out=out, where=l > 0)            # (..., n_q, d_v); nothing kept -> zeros
+    return out
+
+
+class OnlineSoftmaxTrace:
+    """What one query row looks like after each block (see :func:`online_softmax_trace`).
+
+    Attributes (one entry per block, in the order the blocks are visited):
+    ``starts``, ``stops`` (the block's keys are ``starts[b]:stops[b]``), ``running_max`` (m),
+    ``running_sum`` (l, relative to that m), ``block_max`` (the largest score inside the
+    block) and ``weights`` (the final softmax weights, computed from the last m and l).
+    """
+
+    def __init__(self, scores, starts, stops, block_max, running_max, running_sum):
+        self.scores = scores
+        self.starts, self.stops = starts, stops
+        self.block_max = np.array(block_max)
+        self.running_max = np.array(running_max)
+        self.running_sum = np.array(running_sum)
+        self.weights = np.exp(scores - self.running_max[-1]) / self.running_sum[-1]
+
+    def __len__(self):
+        return len(self.starts)
+
+
+def online_softmax_trace(scores, block_size):
+    """Run the online softmax over one row of ``scores``, keeping every intermediate.
+
+    After block b: ``running_max[b]`` is the max of the scores seen so far and
+    ``running_sum[b] = sum(exp(seen - running_max[b]))``. The final weights equal
+    ``softmax(scores)``.
+
+    Parameters
+    ----------
+    scores : array_like, shape (n,)
+    block_size : int
+
+    Returns
+    -------
+    OnlineSoftmaxTrace
+
+    Example
+    -------
+    >>> t = online_softmax_trace([1.0, 3.0, 2.0, 5.0, 0.0], block_size=2)
+    >>> len(t), t.running_max.tolist()
+    (3, [3.0, 5.0, 5.0])
+    >>> from attnkit.core import softmax
+    >>> bool(np.allclose(t.weights, softmax([1.0, 3.0, 2.0, 5.0, 0.0]), rtol=0, atol=1e-15))
+    True
+    """
+    scores = as_float_array("scores", scores, min_ndim=1, layout="(n,)")
+    if scores.ndim != 1:
+        raise ValueError(f"scores must be one row of shape (n,), got shape {scores.shape}")
+    block_size = _block_size(block_size)
+    m, l = -np.inf, 0.0
+    starts, stops, block_max, running_max, running_sum = [], [], [], [], []
+    for start in range(0, len(scores), block_size):
+        s = scores[start:start + block_size]           # (b,)
+        m_new = max(m, float(s.max()))
+        l = l * math.exp(m - m_new) + float(np.exp(s - m_new).sum())
+        m = m_new
+        starts.append(start)
+        stops.append(start + len(s))
+        block_max.append(float(s.max()))
+        running_max.append(m)
+        running_sum.append(l)
+    return OnlineSoftmaxTrace(scores, starts, stops, block_max, running_max, running_sum)
+
+
+def peak_bytes(fn) -> int:
+    """The peak of the memory ``fn()`` allocates beyond what existed when it started, in bytes.
+
+    Measured with ``tracemalloc`` (NumPy reports its array buffers to it). The result of
+    ``fn`` counts too, since it is allocated during the call.
+
+    >>> peak_bytes(lambda: np.zeros(1000)) >= 8000
+    True
+    """
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base, _ = tracemalloc.get_traced_memory()
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - base
+
+
+def attention_peak_bytes(ns, d_k=64, block_size=64, *, seed=0):
+    """Measured extra memory of full and tiled attention on n random tokens, for each n.
+
+    Returns ``(full, tiled)``, two int arrays of shape (len(ns),): bytes allocated at the
+    peak by :func:`attnkit.core.scaled_dot_product_attention` (which makes the (n, n)
+    scores and weights) and by :func:`tiled_attention` (at most (n, block_size) at a time).
+
+    >>> full, tiled = attention_peak_bytes([256], d_k=16, block_size=32)
+    >>> bool(full[0] > 4 * tiled[0])
+    True
+    """
+    d_k = check_positive_int("d_k", d_k)
+    block_size = _block_size(block_size)
+    rng = np.random.default_rng(seed)
+    full, tiled = [], []
+    for n in ns:
+        n = check_positive_int("n", n)
+        q, k, v = rng.normal(size=(3, n, d_k))         # (n, d_k) each
+        full.append(peak_bytes(lambda: scaled_dot_product_attention(q, k, v)))
+        tiled.append(peak_bytes(lambda: tiled_attention(q, k, v, block_size=block_size)))
+    return np.array(full), np.array(tiled)

@@ -1,0 +1,183 @@
+"""Content-keyed caches for the build: one helper that every hook uses (not a hook itself).
+
+A cache entry is stored under the hash of *everything* that affects its output, so an entry is
+never stale: when an input changes, its key changes and the old entry is simply not found.
+Entries live in ``.cache/<name>/<key[:2]>/<key><suffix>``, are written atomically (a reader
+never sees half a file, two builds may write the same entry at once) and are never evicted by
+a build: ``make clean`` removes them.
+
+    store = Store("figures", ".svg")
+    k = key("figure", "zh", fig_id, attnkit_digest(), environment())
+    svg = store.get(k)            # bytes, or None on a miss
+    if svg is None:
+        svg = draw(...)
+        store.put(k, svg)
+
+Keys are built from parts: bytes, strings, numbers and :func:`sources` digests. Helpers:
+
+* :func:`sources` — digest of files (paths + bytes), e.g. every ``attnkit/**.py``;
+* :func:`attnkit_digest` — attnkit's sources, with or without the figure module;
+* :func:`environment` — Python, NumPy, matplotlib and the installed font files;
+* :func:`memo` — a disk-memoized call of a pure function (shared by both languages).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import platform
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("BOOK_CACHE") or ROOT / ".cache")   # BOOK_CACHE: elsewhere (a cold build)
+ATTNKIT = ROOT / "attnkit"
+HOOKS = Path(__file__).resolve().parent
+FONT_DIRS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts",
+             Path.home() / ".local/share/fonts"]
+
+
+def key(*parts) -> str:
+    """sha256 over ``parts`` (bytes, str, int, float, None, or lists/tuples of those)."""
+    digest = hashlib.sha256()
+
+    def feed(part):
+        if isinstance(part, (list, tuple)):
+            digest.update(b"[%d" % len(part))
+            for p in part:
+                feed(p)
+            digest.update(b"]")
+            return
+        if isinstance(part, bytes):
+            data = part
+        elif isinstance(part, (str, int, float)) or part is None:
+            data = repr(part).encode()
+        else:
+            raise TypeError(f"cache key part must be bytes, str, number or None, got {type(part).__name__}")
+        digest.update(b"%d:" % len(data))
+        digest.update(data)
+
+    for part in parts:
+        feed(part)
+    return digest.hexdigest()
+
+
+_DIGESTS: dict[tuple, str] = {}
+
+
+def sources(paths: Iterable[Path]) -> str:
+    """Digest of files: their paths relative to the repository and their bytes. (Remembered
+    per process under each file's size and mtime, so asking again costs only a stat.)"""
+    paths = sorted(paths)
+    stats = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    if stats not in _DIGESTS:
+        _DIGESTS[stats] = key(*[(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in paths])
+    return _DIGESTS[stats]
+
+
+def attnkit_files(figures: bool = True) -> list[Path]:
+    files = sorted(ATTNKIT.rglob("*.py"))
+    if not figures:
+        files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
+    return files
+
+
+def attnkit_digest(figures: bool = True) -> str:
+    """Digest of attnkit's sources. ``figures=False`` leaves out attnkit/figures/, which no other
+    attnkit module imports (tests/test_build.py checks it): numbers, listings and widgets that
+    do not import attnkit.figures do not change when a figure function does."""
+    return sources(attnkit_files(figures))
+
+
+def _version(module: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(module)
+    except PackageNotFoundError:
+        return "absent"
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> str:
+    """Python, NumPy, matplotlib versions and the installed fonts (path, size, mtime)."""
+    fonts = []
+    for base in FONT_DIRS:
+        if base.is_dir():
+            for path in sorted(base.rglob("*")):
+                if path.suffix.lower() in {".ttf", ".otf", ".ttc", ".pfb", ".woff", ".woff2"}:
+                    st = path.stat()
+                    fonts.append((str(path), st.st_size, st.st_mtime_ns))
+    return key(sys.version, platform.machine(), _version("numpy"), _version("matplotlib"), fonts)
+
+
+class Store:
+    """A folder of content-keyed files: ``.cache/<name>/``."""
+
+    def __init__(self, name: str, suffix: str = ""):
+        self.dir = CACHE / name
+        self.suffix = suffix
+
+    def path(self, k: str) -> Path:
+        return self.dir / k[:2] / f"{k}{self.suffix}"
+
+    def get(self, k: str) -> bytes | None:
+        try:
+            return self.path(k).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def put(self, k: str, data: bytes) -> Path:
+        path = self.path(k)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        partial.write_bytes(data)
+        partial.replace(path)
+        return path
+
+
+def worker_pool(n: int):
+    """A pool of ``min(n, cores)`` fresh worker processes (``spawn``: nothing imported by the
+    build process leaks in, so workers always run the current attnkit). Submit :func:`call`."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if str(HOOKS) not in sys.path:   # workers unpickle bookcache.call (MkDocs restores sys.path after loading hooks)
+        sys.path.append(str(HOOKS))
+    return ProcessPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)),
+                               mp_context=multiprocessing.get_context("spawn"))
+
+
+def call(module: str, name: str, *args):
+    """``module.name(*args)``: what a worker process (``spawn``) runs, with its own fresh imports.
+    A hook's own functions cannot be sent to a worker (MkDocs names hook modules by their path)."""
+    import importlib
+
+    return getattr(importlib.import_module(module), name)(*args)
+
+
+_MEMO = Store("memo", ".pickle")
+
+
+def memo(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``, cached on disk under attnkit's sources (without figures), the
+    environment, the function's name and its pickled arguments. For pure, deterministic
+    functions of attnkit only (a training run from a seed, a measurement). Arguments or a
+    result that cannot be pickled are simply not cached."""
+    try:
+        call = pickle.dumps((args, sorted(kwargs.items())), protocol=5)
+    except Exception:
+        return fn(*args, **kwargs)
+    k = key("memo", attnkit_digest(figures=False), environment(), fn.__module__, fn.__qualname__, call)
+    cached = _MEMO.get(k)
+    if cached is not None:
+        return pickle.loads(cached)
+    result = fn(*args, **kwargs)
+    try:
+        _MEMO.put(k, pickle.dumps(result, protocol=5))
+    except Exception:
+        pass
+    return result

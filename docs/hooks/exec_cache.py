@@ -1,0 +1,106 @@
+"""Executed code, cached by content: listings (markdown-exec) and lab notebooks (mkdocs-jupyter).
+
+Listings. markdown-exec runs every ``python exec="on"`` fence in the build process. Its output
+is cached in ``.cache/listings/`` under: the page language, the exact code it runs (after
+snippet inclusion and any per-language filtering), the fence options, attnkit's sources (without
+attnkit/figures/ unless the code mentions ``figures``), the environment (Python, NumPy,
+matplotlib, fonts) and markdown-exec's version. A fence with ``session=`` (state shared between
+blocks) is never cached. A listing that raises fails the build with a message naming its
+snippet file and the page that includes it.
+
+Notebooks. mkdocs-jupyter's own cache is keyed by the notebook's bytes only, and it evicts every
+entry the current build did not use. So each language gets its own cache folder, named by
+everything else the output depends on: ``.cache/notebooks/<lang>/<key>/``, key = attnkit's
+sources (labs import attnkit.figures), the environment and the versions of nbconvert,
+ipykernel, jupytext and mkdocs-jupyter. One language's build never evicts the other's.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+from bookcache import CACHE, Store, _version, attnkit_digest, environment, key
+
+log = logging.getLogger("mkdocs.hooks.exec_cache")
+LISTINGS = Store("listings", ".txt")
+# a listing fence and the snippet it includes (the form docs/hooks/playground.py documents)
+LISTING = re.compile(r'^[ \t]*`{3,}python exec="on"[^\n]*\n[ \t]*--8<--\s+"(?P<path>[^"]+\.py)"', re.M)
+
+_state = {"lang": "zh", "page": None, "snippets": [], "index": 0, "hits": 0, "runs": 0}
+
+
+def _python_formatter():
+    try:
+        from markdown_exec._internal.formatters import python as formatter
+    except ImportError as error:  # pragma: no cover - a markdown-exec we do not know
+        raise PluginError(f"exec_cache: markdown-exec's Python formatter moved ({error}); "
+                          "update docs/hooks/exec_cache.py for this markdown-exec version") from None
+    if not hasattr(formatter, "_run_python"):
+        raise PluginError("exec_cache: markdown-exec has no _run_python; "
+                          "update docs/hooks/exec_cache.py for this markdown-exec version")
+    return formatter
+
+
+def _where() -> str:
+    page, snippets, i = _state["page"], _state["snippets"], _state["index"]
+    snippet = f"snippets/{snippets[i]}" if i < len(snippets) else "a python exec fence"
+    return f"{snippet} (included by docs/{_state['lang']}/{page})"
+
+
+def _cached_run(original):
+    def run(code: str, returncode=None, session=None, id=None, **extra):  # noqa: A002
+        where = _where()
+        _state["index"] += 1
+        if session:
+            return original(code, returncode=returncode, session=session, id=id, **extra)
+        k = key("listing", 1, _state["lang"], code, repr(returncode), repr(id), repr(sorted(extra.items())),
+                attnkit_digest(figures="figures" in code), environment(), _version("markdown-exec"))
+        cached = LISTINGS.get(k)
+        if cached is not None:
+            _state["hits"] += 1
+            return cached.decode("utf-8")
+        had_figures = "attnkit.figures" in sys.modules
+        try:
+            output = original(code, returncode=returncode, session=session, id=id, **extra)
+        except Exception as error:
+            cause = error.__cause__ or error
+            log.error("Listing %s failed: %s: %s", where, type(cause).__name__, cause)
+            raise
+        if not had_figures and "attnkit.figures" in sys.modules and "figures" not in code:
+            raise PluginError(f"Listing {where} imported attnkit.figures without naming it; "
+                              "the listing cache cannot see that dependency")
+        _state["runs"] += 1
+        LISTINGS.put(k, output.encode("utf-8"))
+        return output
+
+    run.__wrapped__ = original
+    return run
+
+
+def on_config(config):
+    lang = config.theme["language"]
+    _state.update(lang=lang, hits=0, runs=0)
+    formatter = _python_formatter()
+    if not hasattr(formatter._run_python, "__wrapped__"):
+        formatter._run_python = _cached_run(formatter._run_python)
+    if "mkdocs-jupyter" in config.plugins:
+        nb = key("notebooks", 1, lang, attnkit_digest(figures=True), environment(),
+                 *[_version(p) for p in ("nbconvert", "nbclient", "ipykernel", "jupytext", "mkdocs-jupyter")])
+        config.plugins["mkdocs-jupyter"].config["cache_dir"] = str(CACHE / "notebooks" / lang / nb[:24])
+    return config
+
+
+@event_priority(100)   # before docs/hooks/listings.py replaces each `--8<--` line with the listing's code
+def on_page_markdown(markdown, page, config, files):
+    _state.update(page=page.file.src_uri, index=0,
+                  snippets=[m["path"] for m in LISTING.finditer(markdown)])
+    return markdown
+
+
+def on_post_build(config):
+    log.info("listings (%s): %d run, %d cached", _state["lang"], _state["runs"], _state["hits"])

@@ -1,0 +1,175 @@
+"""Tests for attnkit.kvcache: the cache changes the work, never the result."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnkit.kvcache import (
+    MODEL_SIZES,
+    KVCache,
+    cache_bytes,
+    cache_numbers,
+    decoder_forward,
+    decoder_step,
+    generate,
+    init_decoder,
+    tinygpt_generate,
+    tinygpt_step,
+)
+
+from test_core import raises_clean
+
+
+@pytest.fixture
+def params():
+    return init_decoder(vocab_size=23, d_model=16, n_heads=4, n_layers=3, d_ff=32, seed=3)
+
+
+class TestSameResult:
+    @pytest.mark.parametrize("seed", [0, 1, 2])
+    def test_same_tokens_and_logits(self, seed):
+        p = init_decoder(31, 16, 2, 2, 32, seed=seed)
+        plain = generate(p, [4, 7, 1], n_new=12, use_cache=False)
+        cached = generate(p, [4, 7, 1], n_new=12, use_cache=True)
+        assert plain.tokens == cached.tokens
+        assert len(set(plain.tokens[3:])) > 1
+        np.testing.assert_allclose(cached.logits, plain.logits, rtol=0, atol=1e-12)
+        assert plain.logits.shape == (12, 31)
+
+    def test_step_logits_equal_every_row_of_the_forward(self, params):
+        tokens = [3, 1, 4, 1, 5, 9, 2, 6]
+        full = decoder_forward(params, tokens)                  # (n, vocab)
+        cache = KVCache(3, len(tokens), 16)
+        rows = np.array([decoder_step(params, t, cache) for t in tokens])
+        np.testing.assert_allclose(rows, full, rtol=0, atol=1e-12)
+        assert cache.length == len(tokens)
+
+    def test_cache_holds_the_keys_and_values_of_the_forward(self, params):
+        # layer 0's keys are LN(E[t] + PE) @ w_k: compare with a direct computation
+        from attnkit.block import layer_norm
+        from attnkit.core import sinusoidal_positional_encoding
+        tokens = [2, 2, 7, 0]
+        g = generate(params, tokens, n_new=1, use_cache=True)
+        x = params["embed"][tokens] + sinusoidal_positional_encoding(4, 16)
+        k0 = layer_norm(x) @ params["layers"][0]["w_k"]
+        np.testing.assert_allclose(g.cache.k[0, :4], k0, rtol=0, atol=1e-13)
+
+    def test_causality_of_the_forward(self, params):
+        a = decoder_forward(params, [1, 2, 3, 4, 5])
+        b = decoder_forward(params, [1, 2, 3, 9, 9])
+        np.testing.assert_allclose(a[:3], b[:3], rtol=0, atol=1e-13)
+        assert not np.allclose(a[3:], b[3:])
+
+
+class TestWork:
+    def test_work_per_token_linear_with_cache_quadratic_without(self):
+        p = init_decoder(17, 8, 2, 1, 16, seed=0)
+        plain = generate(p, [1], n_new=60, use_cache=False)
+        cached = generate(p, [1], n_new=60, use_cache=True)
+        d_plain = np.diff(plain.macs)                   # growth of the work per token
+        d_cached = np.diff(cached.macs[1:])
+        assert (d_cached == d_cached[0]).all()          # constant growth: linear in n
+        assert (np.diff(d_plain) > 0).all()             # growing growth: quadratic in n
+        assert (np.diff(d_plain, 2) == 0).all()         # exactly quadratic
+        assert plain.macs[-1] > 20 * cached.macs[-1]
+
+    def test_counts_match_the_formula(self, params):
+        macs = []
+        decoder_forward(params, [1, 2, 3, 4], macs=macs)
+        n, d, d_ff, layers, vocab = 4, 16, 32, 3, 23
+        assert macs == [layers * (4 * n * d * d + 2 * n * n * d + 2 * n * d * d_ff) + n * d * vocab]
+
+
+class TestCacheSize:
+    def test_numbers_formula_and_real_array(self):
+        cache = KVCache(n_layers=3, n_max=10, d_model=16)
+        assert cache.numbers == cache_numbers(3, 10, 16) == 2 * 3 * 10 * 16
+        assert cache.k.nbytes + cache.v.nbytes == cache_bytes(3, 10, 16, itemsize=8)
+
+    def test_real_model_sizes(self):
+        m = MODEL_SIZES["gpt2-small"]
+        assert cache_numbers(m["n_layers"], m["n_ctx"], m["d_model"]) == 2 * 12 * 1024 * 768
+        m = MODEL_SIZES["llama2-7b"]
+        assert cache_bytes(m["n_layers"], m["n_ctx"], m["d_model"]) == 2 * 32 * 4096 * 4096 * 2
+
+
+class TestBadInput:
+    def test_cache_of_the_wrong_shape(self, params):
+        raises_clean("cache of shape (n_layers, n_max, d_model) = (2, 8, 16) does not fit this "
+                     "model: expected n_layers = 3 and d_model = 16",
+                     decoder_step, params, 1, KVCache(2, 8, 16))
+        raises_clean("cache of shape (n_layers, n_max, d_model) = (3, 8, 12) does not fit",
+                     decoder_step, params, 1, KVCache(3, 8, 12))
+
+    def test_cache_full(self, params):
+        cache = KVCache(3, 1, 16)
+        decoder_step(params, 1, cache)
+        raises_clean("the cache is full: it holds n_max = 1 tokens", decoder_step, params, 2, cache)
+
+    def test_append_wrong_row(self):
+        cache = KVCache(2, 4, 8)
+        raises_clean("k_new must have shape (d_model,) = (8,) to fit this cache of shape "
+                     "(n_layers, n_max, d_model) = (2, 4, 8), got shape (6,)",
+                     cache.append, 0, np.ones(6), np.ones(8))
+        raises_clean("layer must be an integer in [0, 1], got 2", cache.append, 2, np.ones(8), np.ones(8))
+
+    def test_not_a_cache(self, params):
+        raises_clean("cache must be a KVCache, got dict", decoder_step, params, 1, {})
+
+    @pytest.mark.parametrize("tokens", [[], [1, 23], [1.0], [-1]])
+    def test_bad_tokens(self, params, tokens):
+        raises_clean("tokens must be a non-empty list of integer ids in [0, 22]",
+                     decoder_forward, params, tokens)
+
+    def test_bad_sizes(self):
+        raises_clean("n_layers must be a positive integer, got 0 (int)", cache_numbers, 0, 4, 8)
+        raises_clean("d_model=10 is not divisible by n_heads=3", init_decoder, 5, 10, 3, 1, 4)
+        raises_clean("n_new must be a positive integer, got 0 (int)",
+                     generate, init_decoder(5, 4, 2, 1, 4), [1], 0)
+
+
+def test_the_chapter_listing_uses_the_demo_model():
+    # listing ch9/kv_work.py spells the model out for the reader; figure ch9-kv-work and the
+    # page's numbers use DEMO_MODEL: they must be the same model
+    import re
+    from pathlib import Path
+
+    from attnkit.kvcache import DEMO_MODEL, DEMO_PROMPT
+    text = (Path(__file__).parents[1] / "snippets" / "ch9" / "kv_work.py").read_text(encoding="utf-8")
+    args = re.search(r"init_decoder\(([^)]*)\)", text).group(1)
+    spelled = {k.strip(): int(v) for k, v in (a.split("=") for a in args.split(","))}
+    assert spelled == DEMO_MODEL
+    assert f"prompt = {list(DEMO_PROMPT)}" in text
+
+
+@pytest.fixture(scope="module")
+def trained():
+    from attnkit import tinygpt
+    return tinygpt.trained(**tinygpt.BOOK)[0]
+
+
+class TestTinyGPT:
+    """The cache on chapter 8's trained model: same tokens and logits as tinygpt itself."""
+
+    @pytest.mark.parametrize("prompt", [[2, 0, 1, 5, 4, 3], [7, 7, 1, 0, 6, 2], [3]])
+    def test_same_tokens_and_logits_as_tinygpt(self, trained, prompt):
+        from attnkit import tinygpt
+        n_new = tinygpt.config_of(trained)["n_ctx"] + 1 - len(prompt)
+        cached = tinygpt_generate(trained, prompt, n_new)
+        assert cached.tokens == tinygpt.generate(trained, prompt, n_new).tolist()
+        seq = np.array(cached.tokens)
+        ref = np.array([tinygpt.forward(trained, [seq[:len(prompt) + i]])[0][0, -1]
+                        for i in range(n_new)])                  # (n_new, vocab)
+        np.testing.assert_allclose(cached.logits, ref, rtol=0, atol=1e-12)
+
+    def test_trained_model_copies_with_the_cache(self, trained):
+        prompt = [2, 0, 1, 5, 4, 3]
+        assert tinygpt_generate(trained, prompt, 6).tokens == prompt * 2
+
+    def test_context_and_cache_checks(self, trained):
+        raises_clean("prompt of 6 tokens plus n_new = 7 needs 12 positions, more than the "
+                     "model's context n_ctx = 11", tinygpt_generate, trained, [1] * 6, 7)
+        raises_clean("cache of shape (n_layers, n_max, d_model) = (1, 4, 8) does not fit this "
+                     "model: expected n_layers = 1, d_model = 16 and n_max <= n_ctx = 11",
+                     tinygpt_step, trained, 1, KVCache(1, 4, 8))

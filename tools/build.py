@@ -1,0 +1,136 @@
+"""Build the book: both languages at once, in two processes (the machine's two cores).
+
+    python tools/build.py              # site/ (Chinese) and site/en/ (English), as `make build`
+    python tools/build.py --lang en    # one language only (into site/en/)
+    python tools/build.py -d /tmp/out  # somewhere else
+
+Each language is built by its own ``mkdocs build --strict`` into a fresh folder next to the
+target, and the folders are moved into place only when both succeeded, so a failed build never
+leaves half a site. Every build is a fresh process: nothing imported by an earlier build
+(an old attnkit, an old hook) can reach it. tools/serve.py uses :func:`build_one` too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = {"zh": ROOT / "mkdocs.yml", "en": ROOT / "mkdocs.en.yml"}
+LANGS = ("zh", "en")
+
+
+def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
+    """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``).
+    Meant for a fresh process (a ``forkserver`` child of tools/serve.py)."""
+    import logging
+
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    logging.basicConfig(format=f"[{lang}] %(levelname)-7s -  %(message)s")
+    logging.getLogger("jieba").setLevel(logging.WARNING)
+    logging.getLogger("mkdocs").setLevel(logging.WARNING if quiet else logging.INFO)
+    config = load_config(config_file=str(CONFIGS[lang]), site_dir=site_dir, strict=True)
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+
+
+def command(lang: str, site_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(CONFIGS[lang]), "-d", str(site_dir)]
+
+
+def shown(output: str, quiet: bool) -> list[str]:
+    """MkDocs' messages worth reading: warnings and errors with their details (its INFO lines
+    only when ``quiet`` is false). Not `mkdocs -q`: that hides the warnings --strict fails on."""
+    lines, keep = [], not quiet
+    for line in output.rstrip().splitlines():
+        if re.match(r"(INFO|DEBUG)\b", line):
+            keep = not quiet
+        elif re.match(r"(WARNING|ERROR|CRITICAL)\b", line) or not line.startswith(" "):
+            keep = True
+        if keep and not (quiet and re.match(r"(Building prefix dict|Loading model|Prefix dict)", line)):
+            lines.append(line)
+    return lines
+
+
+def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict[str, float]:
+    """Build ``langs`` in parallel into ``target`` (zh at target/, en at target/en/ or, when
+    only en is built, at target/en/). Returns the seconds each language took."""
+    target = Path(target).resolve()
+    staging = target.with_name(f".{target.name}.building")
+    shutil.rmtree(staging, ignore_errors=True)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    started, jobs = {}, {}
+    for lang in langs:
+        started[lang] = time.perf_counter()
+        jobs[lang] = subprocess.Popen(command(lang, staging / lang), cwd=ROOT, env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seconds, failed = {}, []
+    for lang, job in jobs.items():
+        output, _ = job.communicate()
+        seconds[lang] = time.perf_counter() - started[lang]
+        print("".join(f"[{lang}] {line}\n" for line in shown(output, quiet)), end="", flush=True)
+        if job.returncode != 0:
+            failed.append(lang)
+    if failed:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise SystemExit(f"build failed: {', '.join(failed)} (see the messages above)")
+    if "zh" in langs:
+        shutil.rmtree(target, ignore_errors=True)
+        (staging / "zh").replace(target)
+    else:
+        target.mkdir(parents=True, exist_ok=True)
+    if "en" in langs:
+        shutil.rmtree(target / "en", ignore_errors=True)
+        (staging / "en").replace(target / "en")
+    shutil.rmtree(staging, ignore_errors=True)
+    return seconds
+
+
+def copy_repo(dest: Path, caches: bool) -> Path:
+    """The working tree (tracked and untracked, not ignored) copied to ``dest``, with node_modules
+    and the downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too.
+    For tests and benchmarks that edit sources (tests/test_build.py, tools/bench.py)."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    (dest / ".cache").mkdir()
+    (dest / ".cache" / "pyodide").symlink_to(ROOT / ".cache" / "pyodide")
+    if caches:
+        for name in ("figures", "listings", "memo", "notebooks", "playground"):
+            if (ROOT / ".cache" / name).is_dir():
+                shutil.copytree(ROOT / ".cache" / name, dest / ".cache" / name)
+    return dest
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lang", choices=[*LANGS, "both"], default="both")
+    parser.add_argument("-d", "--site-dir", default=str(ROOT / "site"))
+    parser.add_argument("-v", "--verbose", action="store_true", help="show MkDocs' INFO messages")
+    args = parser.parse_args()
+    langs = LANGS if args.lang == "both" else (args.lang,)
+    start = time.perf_counter()
+    seconds = build(langs, Path(args.site_dir), quiet=not args.verbose)
+    each = ", ".join(f"{lang} {s:.1f} s" for lang, s in seconds.items())
+    print(f"built {args.site_dir} in {time.perf_counter() - start:.1f} s ({each})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+"""Preview the book with live reload: `make serve` (both languages), `make serve LANG=en`.
+
+    python tools/serve.py                     # zh at http://127.0.0.1:8000/, en at /en/
+    python tools/serve.py --lang en --port 8001
+
+How it stays fast and never stale:
+
+* Each language has its own builder. An edit under docs/zh/ rebuilds only Chinese, under
+  docs/en/ (or mkdocs.en.yml) only English; anything shared (attnkit/, snippets/, docs/hooks/,
+  docs/glossary.yml, overrides/, mkdocs.yml) rebuilds both, in parallel. The other language keeps
+  being served while one rebuilds and never delays it.
+* Every build is a complete ``mkdocs build --strict`` in a fresh process, forked from a
+  ``forkserver`` that has imported MkDocs, Material, the plugins and jieba once (never attnkit or
+  the hooks, which each build imports anew). So a served page is what a cold build writes, and
+  the content-keyed caches (docs/hooks/bookcache.py) make the rebuild take seconds.
+* A build writes into a new folder; the server switches to it only when it succeeded. A failed
+  build prints its error and the last good site stays up.
+* Pages get one external script (/__serve__/reload.js, no inline script) that waits for the
+  next build of its language and reloads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import mimetypes
+import multiprocessing
+import multiprocessing.forkserver
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import build as book_build  # noqa: E402
+
+ROOT = book_build.ROOT
+LANGS = book_build.LANGS
+WATCHED = ["docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml"]
+IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
+PRELOAD = ["mkdocs.commands.build", "mkdocs.config", "mkdocs.__main__", "material.plugins.search.plugin",
+           "markdown_exec", "mkdocs_macros.plugin", "mkdocs_print_site_plugin.plugin", "mkdocs_jupyter.plugin",
+           "pymdownx.superfences", "pymdownx.snippets", "pymdownx.arithmatex", "pymdownx.highlight",
+           "numpy", "yaml", "jupytext", "serve_warm"]
+RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
+const me = document.currentScript;
+const url = `/__serve__/wait?lang=${me.dataset.lang}&version=${me.dataset.version}`;
+async function wait() {
+  for (;;) {
+    try {
+      const r = await fetch(url, {cache: "no-store"});
+      const body = await r.json();
+      if (body.changed) { location.reload(); return; }
+    } catch (e) { await new Promise((ok) => setTimeout(ok, 1000)); }
+  }
+}
+wait();
+"""
+
+
+def langs_for(path: Path) -> set[str]:
+    """Which languages an edit of ``path`` (inside the repository) affects."""
+    rel = path.resolve().relative_to(ROOT).parts
+    if rel[:2] == ("docs", "zh"):
+        return {"zh"}
+    if rel[:2] == ("docs", "en") or rel == ("mkdocs.en.yml",):
+        return {"en"}
+    return set(LANGS)
+
+
+class Builder:
+    """One language: rebuild on request, in a fresh forked process, and publish the result."""
+
+    def __init__(self, lang: str, workdir: Path, ctx, log):
+        self.lang, self.workdir, self.ctx, self.log = lang, workdir, ctx, log
+        self.current: Path | None = None
+        self.version = 0
+        self.changed = threading.Condition()
+        self.pending = threading.Event()
+        self.pending.set()                      # the first build
+        self.count = 0
+        threading.Thread(target=self._loop, daemon=True).start()
+
+    def request(self):
+        self.pending.set()
+
+    def _loop(self):
+        while True:
+            self.pending.wait()
+            time.sleep(0.05)                    # editors write a file in several steps
+            self.pending.clear()
+            self.count += 1
+            out = self.workdir / f"{self.lang}-{self.count}"
+            start = time.perf_counter()
+            job = self.ctx.Process(target=book_build.build_one, args=(self.lang, str(out)))
+            job.start()
+            job.join()
+            seconds = time.perf_counter() - start
+            if job.exitcode != 0:
+                self.log(f"{self.lang}: build FAILED after {seconds:.1f} s (exit {job.exitcode}); "
+                         "still serving the last good build")
+                shutil.rmtree(out, ignore_errors=True)
+                continue
+            old, self.current = self.current, out
+            with self.changed:
+                self.version += 1
+                self.changed.notify_all()
+            self.log(f"{self.lang}: built in {seconds:.1f} s (version {self.version})")
+            if old is not None:
+                threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
+
+    def wait_built(self, version: int, timeout: float) -> bool:
+        """Block until a version newer than ``version`` is served (True) or ``timeout`` (False)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.version > version and self.current is not None, timeout)
+
+
+def make_handler(builders: dict[str, Builder]):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def _send(self, status: int, body: bytes, content_type: str):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def do_HEAD(self):
+            self.do_GET()
+
+        def do_GET(self):
+            url = urlsplit(self.path)
+            path = unquote(url.path)
+            if path == "/__serve__/reload.js":
+                return self._send(200, RELOAD_JS.encode(), "text/javascript; charset=utf-8")
+            if path == "/__serve__/wait":
+                query = parse_qs(url.query)
+                builder = builders.get(query.get("lang", [""])[0])
+                if builder is None:
+                    return self._send(404, b"{}", "application/json")
+                changed = builder.wait_built(int(query.get("version", ["0"])[0]), timeout=25)
+                return self._send(200, json.dumps({"changed": changed}).encode(), "application/json")
+            lang = "en" if (path == "/en" or path.startswith("/en/")) else "zh"
+            if lang not in builders:
+                target = "/en/" if lang == "zh" else "/"
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            builder = builders[lang]
+            builder.wait_built(0, timeout=600)              # the first build
+            root = builder.current
+            rel = path[len("/en"):] if lang == "en" else path
+            file = (root / rel.lstrip("/")).resolve()
+            if root.resolve() not in file.parents and file != root.resolve():
+                return self._send(403, b"forbidden", "text/plain")
+            if file.is_dir():
+                if not path.endswith("/"):
+                    self.send_response(301)
+                    self.send_header("Location", path + "/")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                file = file / "index.html"
+            status = 200
+            if not file.is_file():
+                status, file = 404, root / "404.html"
+                if not file.is_file():
+                    return self._send(404, b"not found", "text/plain")
+            body = file.read_bytes()
+            kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+            if file.suffix == ".wasm":
+                kind = "application/wasm"
+            if kind == "text/html":
+                tag = (f'<script src="/__serve__/reload.js" data-lang="{lang}" '
+                       f'data-version="{builder.version}"></script></body>').encode()
+                body = body.replace(b"</body>", tag, 1)
+            if kind.startswith("text/") or kind in {"application/javascript", "application/json"}:
+                kind += "; charset=utf-8"
+            return self._send(status, body, kind)
+
+    return Handler
+
+
+def watch(builders: dict[str, Builder], log):
+    from watchdog.events import FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    class OnChange(FileSystemEventHandler):
+        def on_any_event(self, event):
+            if event.event_type in ("opened", "closed_no_write") or event.is_directory and event.event_type == "modified":
+                return
+            for raw in {event.src_path, getattr(event, "dest_path", "") or event.src_path}:
+                path = Path(raw)
+                if IGNORED_PARTS & set(path.parts) or path.name.endswith(("~", ".swp", ".swx", ".pyc")) or path.name.startswith(".#"):
+                    continue
+                try:
+                    langs = langs_for(path)
+                except ValueError:
+                    continue
+                for lang in langs & builders.keys():
+                    builders[lang].request()
+
+    observer = Observer()
+    handler = OnChange()
+    for name in WATCHED:
+        target = ROOT / name
+        if target.is_dir():
+            observer.schedule(handler, str(target), recursive=True)
+    observer.schedule(handler, str(ROOT), recursive=False)   # the configs and pyproject.toml
+    observer.start()
+    return observer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lang", choices=[*LANGS, "both"], default=os.environ.get("BOOK_LANG") or "both")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
+    langs = LANGS if args.lang == "both" else (args.lang,)
+
+    def log(message):
+        print(f"{time.strftime('%H:%M:%S')} serve: {message}", flush=True)
+
+    os.environ["SITE_URL"] = f"http://{args.host}:{args.port}/"
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    # Python 3.11's forkserver ignores the parent's sys.path while preloading: give it tools/.
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent), saved]))
+    multiprocessing.forkserver.ensure_running()
+    if saved is None:
+        del os.environ["PYTHONPATH"]
+    else:
+        os.environ["PYTHONPATH"] = saved
+    workdir = Path(tempfile.mkdtemp(prefix="book-serve-"))
+    server = http.server.ThreadingHTTPServer((args.host, args.port), None)
+    try:
+        builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
+        server.RequestHandlerClass = make_handler(builders)
+        observer = watch(builders, log)
+        where = ", ".join(f"{lang} at http://{args.host}:{args.port}{'/en/' if lang == 'en' else '/'}" for lang in langs)
+        log(f"serving {where} (building…)")
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        shutil.rmtree(workdir, ignore_errors=True)
+        try:
+            observer.stop()
+        except NameError:
+            pass
+
+
+if __name__ == "__main__":
+    main()
