@@ -7,6 +7,9 @@ page with axe-core; tests/test_figure_text.py measures figure and widget labels 
   ``div.highlight-ipynb``) and display formulas (``div.arithmatex``, which scroll sideways on a
   phone) get ``tabindex="0"`` and a name in the page's language ("代码单元 3" / "Code cell 3",
   "公式" / "Formula"), with ``role="group"``: a named group, not a landmark (a page has dozens).
+  Tables (``<table>`` without a class, which Material wraps in its own scrolling box at run
+  time) are wrapped at build time in a focusable, named box that does the scrolling instead
+  ("表格，可左右滚动" / "Table, scrolls sideways"; assets/a11y.css lets Material's box overflow).
   Runs in ``on_page_content`` after the math hook and before offline_pdf.py hands the page to
   the print page, so the print page has them too.
 * Figures open at full size on a phone (see ``on_post_page`` below).
@@ -20,7 +23,9 @@ from mkdocs.plugins import event_priority
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
-NAMES = {"zh": {"code": "代码单元 {n}", "math": "公式"}, "en": {"code": "Code cell {n}", "math": "Formula"}}
+TABLE = re.compile(r"<table>.*?</table>", re.S)
+NAMES = {"zh": {"code": "代码单元 {n}", "math": "公式", "table": "表格，可左右滚动"},
+         "en": {"code": "Code cell {n}", "math": "Formula", "table": "Table, scrolls sideways"}}
 
 
 @event_priority(-80)  # after katex_math.py (-50) and print_only.py (-60), before offline_pdf.py (-100)
@@ -36,8 +41,13 @@ def on_page_content(html, page, config, files):
     def formula(match):
         return f'<div class="arithmatex"{match["attrs"]} tabindex="0" role="group" aria-label="{names["math"]}">'
 
+    def table(match):
+        return (f'<div class="attn-table-scroll" tabindex="0" role="group" aria-label="{names["table"]}">'
+                f'{match.group(0)}</div>')
+
     if 'class="highlight-ipynb' in html:
         html = NOTEBOOK_CODE.sub(code_cell, html)
+    html = TABLE.sub(table, html)
     return DISPLAY_MATH.sub(formula, html)
 
 # Figures on a phone: a figure drawn for a page 700 px wide shows its labels at 3–7 CSS px on a
