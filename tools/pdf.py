@@ -4,7 +4,8 @@
 
 Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
 in Debian's headless Chromium (Playwright), and writes site/pdf/seeing-attention-<lang>.pdf.
-Before printing it waits until KaTeX has rendered every formula, every figure has loaded and
+Before printing it loads the print-only figures (lazy on screen: docs/hooks/print_only.py),
+waits until every formula is KaTeX markup (rendered at build time), every figure has loaded and
 the fonts are ready, opens every folded answer, and checks that nothing was requested from
 outside the site. The table of contents gets page numbers in two passes: print, read where
 each contents link lands in the PDF, write the numbers in, print again (and check them).
@@ -28,6 +29,9 @@ from offline_pdf import PDF_NAMES  # noqa: E402  (docs/hooks/offline_pdf.py name
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}
+
+# Print-only figures are loading="lazy" (never fetched on screen): fetch them for print.
+EAGER = """() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => { img.loading = 'eager'; })"""
 
 # True when the page is ready to print: math typeset, figures decoded, fonts loaded.
 READY = """() => {
@@ -132,6 +136,7 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
     page.goto(base + PRINT_PAGE[lang])
     page.wait_for_load_state("load")
+    page.evaluate(EAGER)
     page.wait_for_function(READY, timeout=60_000, polling=100)
     page.emulate_media(media="print")
     head = RUNNING_HEAD[lang].replace('"', "")

@@ -39,21 +39,61 @@ def tr(lang: str, zh: str, en: str) -> str:
     return zh if lang == "zh" else en
 
 
-def matrix_image(ax, values, *, aspect="equal", **kwargs):
+def matrix_image(ax, values, *, aspect="equal", cmap=None, vmin=None, vmax=None, levels=64):
     """Draw a matrix like ``ax.imshow`` (row 0 at the top, cell (i, j) centred at (j, i)), but as
-    vector cells (``pcolormesh``), so the SVG and the PDF stay sharp. Returns the mesh, which
-    ``fig.colorbar`` accepts."""
-    import numpy as np
+    vector shapes, so the SVG and the PDF stay sharp, and small: the colour map is cut into
+    ``levels`` steps (64: no banding the eye can see) and each step is one path made of
+    rectangles, neighbouring cells of the same step merged into one. Non-finite cells stay blank.
+    Returns a ScalarMappable with the stepped colour map, which ``fig.colorbar`` accepts.
 
-    values = np.asarray(values)                               # (rows, cols)
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> matrix_image(ax, [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]], cmap="Blues").cmap.N
+    64
+    >>> len(ax.patches)   # two colours, two paths (four cells of 0 merged into one rectangle)
+    2
+    >>> plt.close(fig)
+    """
+    import matplotlib as mpl
+    import numpy as np
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path
+
+    values = np.asarray(values, dtype=float)                      # (rows, cols)
     rows, cols = values.shape
-    kwargs.setdefault("edgecolors", "face")                   # no hairline seams between cells
-    kwargs.setdefault("linewidth", 0.2)
-    mesh = ax.pcolormesh(np.arange(cols + 1) - 0.5, np.arange(rows + 1) - 0.5, values, **kwargs)
+    finite = np.isfinite(values)
+    norm = mpl.colors.Normalize(vmin, vmax)
+    norm.autoscale_None(values[finite] if finite.any() else [0.0, 1.0])
+    stepped = mpl.colormaps[cmap or mpl.rcParams["image.cmap"]].resampled(levels)
+    step = np.clip((np.nan_to_num(norm(values), nan=0.0) * levels).astype(int), 0, levels - 1)
+    step[~finite] = -1                                            # (rows, cols): colour step per cell
+    # Runs of one step along each row, then runs stacked over consecutive rows: rectangles.
+    rects: dict[int, list[tuple[int, int, int, int]]] = {}        # step -> [(c0, c1, r0, r1)]
+    open_: dict[tuple[int, int, int], int] = {}                   # (step, c0, c1) -> first row
+    for r in range(rows + 1):
+        runs = set()
+        if r < rows:
+            bounds = np.flatnonzero(np.diff(step[r])) + 1
+            for c0, c1 in zip(np.r_[0, bounds], np.r_[bounds, cols]):
+                if step[r, c0] >= 0:
+                    runs.add((int(step[r, c0]), int(c0), int(c1)))
+        for key in [k for k in open_ if k not in runs]:
+            rects.setdefault(key[0], []).append((key[1], key[2], open_.pop(key), r))
+        for key in runs:
+            open_.setdefault(key, r)
+    for k in sorted(rects):
+        vertices, codes = [], []
+        for c0, c1, r0, r1 in rects[k]:
+            x0, x1, y0, y1 = c0 - 0.5, c1 - 0.5, r0 - 0.5, r1 - 0.5
+            vertices += [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+            codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+        colour = stepped(k)
+        # The thin edge in the fill colour hides hairline seams between neighbouring shapes.
+        ax.add_patch(PathPatch(Path(vertices, codes), facecolor=colour, edgecolor=colour, linewidth=0.2))
     ax.set_xlim(-0.5, cols - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)
     ax.set_aspect(aspect)
-    return mesh
+    return mpl.cm.ScalarMappable(norm=norm, cmap=stepped)
 
 
 def weights_map(ax, w, rows, cols, *, fontsize=8.5, numbers=True, rotate=None):

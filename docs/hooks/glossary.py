@@ -133,6 +133,9 @@ def _matcher(lang: str, mtime: float):
     for n, e in enumerate(_load(mtime)):
         for word in (e.get("match") or {}).get(lang) or []:
             words.append((word, f"g{n}"))
+        # phrases in which a match word is an ordinary word ("arrow keys"): matched, then left alone
+        for phrase in (e.get("avoid") or {}).get(lang) or []:
+            words.append((phrase, f"x{n}"))
         info[f"g{n}"] = (e["id"], e["short"][lang])
     # longest first, so 自注意力 wins over 注意力 and "multi-head attention" over "attention"
     words.sort(key=lambda w: -len(w[0]))
@@ -148,6 +151,8 @@ def add_tooltips(html: str, lang: str) -> str:
     1
     >>> "<h2>" + "softmax" in add_tooltips("<h2>softmax</h2><p>softmax</p>", "en")
     True
+    >>> add_tooltips("<p>move with the arrow keys</p>", "en").count("<abbr")
+    0
     """
     regex, info = _matcher(lang, GLOSSARY.stat().st_mtime)
     done: set[str] = set()
@@ -161,6 +166,8 @@ def add_tooltips(html: str, lang: str) -> str:
         pieces, last = [], 0
         for m in regex.finditer(chunk):
             group = m.lastgroup.split("_")[0]
+            if group.startswith("x"):
+                continue                          # an ordinary-word phrase from `avoid`: no tooltip
             term_id, definition = info[group]
             if term_id in done:
                 continue

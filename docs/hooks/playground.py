@@ -3,7 +3,9 @@
 Adds to the site, at build time and never from a CDN:
 
 * ``assets/pyodide/``: the Pyodide core and the official numpy wheel, fetched and cached by
-  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json;
+  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json. Only the
+  Chinese book carries them; the English book (``<zh root>/en/``) gets a worker.js that loads
+  them from there (17 MB stored and cached once, wherever the site is served from);
 * ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
   module, which needs matplotlib);
 * ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
@@ -38,6 +40,10 @@ ASSETS = ROOT / "overrides" / "assets" / "playground"
 EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 PLAYGROUND_PAGE = "playground.md"
+WORKER = ASSETS / "worker.js"
+PYODIDE_LINE = 'const PYODIDE = "../pyodide/";'
+# From <en root>/assets/playground/worker.js to <zh root>/assets/pyodide/ (the English book is at <zh root>/en/).
+PYODIDE_FROM_EN = "../../../assets/pyodide/"
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
 
 def _tool(name: str):
@@ -108,6 +114,14 @@ def attnkit_zip() -> bytes:
     return buffer.getvalue()
 
 
+def english_worker() -> str:
+    """worker.js for the English book: Pyodide from the Chinese book's copy."""
+    source = WORKER.read_text(encoding="utf-8")
+    if source.count(PYODIDE_LINE) != 1:
+        raise PluginError(f"playground: {WORKER.relative_to(ROOT)} must contain the line {PYODIDE_LINE!r} once")
+    return source.replace(PYODIDE_LINE, f'const PYODIDE = "{PYODIDE_FROM_EN}";')
+
+
 def presets(lang: str) -> str:
     """Every listing as the ``lang`` book shows it (its [zh]/[en] lines filtered), and the welcome code."""
     try:
@@ -134,8 +148,12 @@ def on_files(files, config):
             files.remove(existing)
         files.append(File.generated(config, site_path, **source))
 
-    for name, path in pyodide_files().items():
-        add(f"assets/pyodide/{name}", abs_src_path=str(path))
+    pyodide = pyodide_files()
+    if config.theme["language"] == "zh":
+        for name, path in pyodide.items():
+            add(f"assets/pyodide/{name}", abs_src_path=str(path))
+    else:
+        add("assets/playground/worker.js", content=english_worker())
     add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
     add("assets/playground/attnkit.zip", content=attnkit_zip())
     add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner

@@ -17,7 +17,8 @@ NODE_MODULES = ROOT / "node_modules"
 
 # site path prefix -> (package dir inside node_modules, glob patterns inside it)
 VENDORED = {
-    "assets/vendor/katex": ("katex/dist", ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "fonts/*.woff2"]),
+    # KaTeX's stylesheet and fonts only: formulas are rendered at build time (docs/hooks/math.py)
+    "assets/vendor/katex": ("katex/dist", ["katex.min.css", "fonts/*.woff2"]),
 }
 
 

@@ -3,6 +3,10 @@
 // site root URL), then {type: "run", id, code}; Stop terminates this worker and starts a new one.
 /* global loadPyodide, importScripts */
 
+// The Pyodide folder, relative to this script. One copy serves both languages: the English
+// book's worker gets the Chinese book's folder (docs/hooks/playground.py rewrites this line).
+const PYODIDE = "../pyodide/";
+
 let ready = null;
 const MAX_OUTPUT = 200000;   // characters of printed text per run; the rest is dropped
 
@@ -34,7 +38,7 @@ function flush() {
 async function init(base) {
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
-  const indexURL = new URL("assets/pyodide/", base).href;
+  const indexURL = new URL(PYODIDE, self.location.href).href;
   post({ type: "progress", step: 1, of: 3, stage: "python" });
   importScripts(indexURL + "pyodide.js");
   const pyodide = await loadPyodide({ indexURL, fullStdLib: false });

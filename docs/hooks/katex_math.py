@@ -1,0 +1,167 @@
+"""Math rendered at build time: every formula becomes KaTeX HTML (+ MathML) in the page itself.
+
+pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</span>`` and
+``<div class="arithmatex">\\[...\\]</div>`` in the HTML. This hook replaces their TeX with what
+``katex.renderToString`` makes of it (``output: htmlAndMathml``: the HTML for the eye, MathML for
+screen readers), so no page needs JavaScript to show a formula; readers load KaTeX's CSS and
+fonts only (docs/hooks/vendor.py), never its script.
+
+* One Node process per build (docs/hooks/katex_render.js, the pinned ``katex`` from node_modules),
+  started on the first formula that is not in the cache, fed one batch per page.
+* Cache: ``.cache/katex/formulas.json``, keyed by the formula's TeX, display mode, the KaTeX
+  version, the options and the renderer script; shared by both languages' builds.
+* A formula KaTeX cannot parse stops the build with the page and the formula; KaTeX's
+  strict-mode complaints (e.g. Unicode text in math mode) are build warnings (so `--strict` fails).
+* The rendered formula is left out of the search index (``data-search-exclude``): its text is
+  KaTeX's layout, not words a reader would type.
+
+Runs after the other hooks' ``on_page_content`` (glossary tooltips skip math by its class) and
+before offline_pdf.py hands the page's final HTML to the print page.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import html
+import json
+import logging
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+log = logging.getLogger("mkdocs.hooks.katex_math")
+ROOT = Path(__file__).resolve().parents[2]
+KATEX = ROOT / "node_modules" / "katex"
+SCRIPT = Path(__file__).with_name("katex_render.js")
+CACHE = ROOT / ".cache" / "katex" / "formulas.json"
+OPTIONS = {"output": "htmlAndMathml"}
+
+MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
+INLINE = re.compile(r"\A\\\((.*)\\\)\Z", re.S)
+DISPLAY = re.compile(r"\A\\\[(.*)\\\]\Z", re.S)
+
+
+def katex_version() -> str:
+    try:
+        return json.loads((KATEX / "package.json").read_text(encoding="utf-8"))["version"]
+    except FileNotFoundError:
+        raise PluginError(
+            f"math: {KATEX.relative_to(ROOT)} is missing. Run `make setup` (it runs `npm ci`) "
+            "to install the pinned packages from package-lock.json."
+        ) from None
+
+
+class Renderer:
+    """The Node process that renders formulas, and the cache in front of it."""
+
+    def __init__(self):
+        self.process = None
+        self.salt = ""
+        self.cache: dict[str, str] = {}
+        self.new = 0
+
+    def load(self) -> None:
+        script = hashlib.sha256(SCRIPT.read_bytes()).hexdigest()
+        self.salt = json.dumps([katex_version(), OPTIONS, script])
+        try:
+            self.cache = json.loads(CACHE.read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            self.cache = {}
+        self.new = 0
+
+    def key(self, tex: str, display: bool) -> str:
+        return hashlib.sha256(f"{self.salt}\0{int(display)}\0{tex}".encode()).hexdigest()
+
+    def _node(self):
+        if self.process is None or self.process.poll() is not None:
+            env = {**os.environ, "NODE_PATH": str(ROOT / "node_modules")}
+            self.process = subprocess.Popen(
+                ["node", str(SCRIPT), json.dumps(OPTIONS)], cwd=ROOT, env=env, text=True, encoding="utf-8",
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            )
+        return self.process
+
+    def render(self, formulas: list[tuple[str, bool]], where: str) -> list[str]:
+        """KaTeX HTML for each (tex, display) pair, from the cache or from Node."""
+        keys = [self.key(tex, display) for tex, display in formulas]
+        missing = {k: f for k, f in zip(keys, formulas) if k not in self.cache}
+        if missing:
+            node = self._node()
+            node.stdin.write(json.dumps([{"tex": t, "display": d} for t, d in missing.values()]) + "\n")
+            node.stdin.flush()
+            line = node.stdout.readline()
+            if not line:
+                raise PluginError(f"katex_math: the KaTeX renderer ({SCRIPT.relative_to(ROOT)}) stopped while rendering {where}")
+            for (k, (tex, display)), result in zip(missing.items(), json.loads(line)):
+                if "error" in result:
+                    raise PluginError(f"katex_math: {where}: KaTeX cannot render {tex!r}: {result['error']}")
+                for warning in result.get("warnings", []):
+                    log.warning("%s: formula %r: %s", where, tex, warning)
+                self.cache[k] = result["html"]
+                self.new += 1
+        return [self.cache[k] for k in keys]
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        try:  # the other language's build may have added formulas meanwhile: keep them
+            merged = {**json.loads(CACHE.read_text(encoding="utf-8")), **self.cache}
+        except (FileNotFoundError, ValueError):
+            merged = self.cache
+        CACHE.parent.mkdir(parents=True, exist_ok=True)
+        partial = CACHE.with_name(f"formulas.{os.getpid()}.json")
+        partial.write_text(json.dumps(merged, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        partial.replace(CACHE)
+        self.new = 0
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+renderer = Renderer()
+atexit.register(renderer.close)
+
+
+def split(element: str, body: str) -> tuple[str, bool]:
+    """The TeX and display mode of one arithmatex element's (HTML-escaped) content."""
+    tex = html.unescape(body).strip()
+    if element == "span":
+        found = INLINE.match(tex)
+        return (found[1] if found else tex), False
+    found = DISPLAY.match(tex)
+    return (found[1] if found else tex), True  # \begin{align}... arrives without \[ \]
+
+
+def render_math(page_html: str, where: str) -> str:
+    """Replace every arithmatex element's TeX with KaTeX HTML (the element itself is kept)."""
+    matches = list(MATH.finditer(page_html))
+    if not matches:
+        return page_html
+    rendered = iter(renderer.render([split(m[1], m[2]) for m in matches], where))
+    return MATH.sub(lambda m: f'<{m[1]} class="arithmatex" data-search-exclude>{next(rendered)}</{m[1]}>', page_html)
+
+
+def on_config(config):
+    renderer.load()
+    return config
+
+
+@event_priority(-50)  # after the other hooks (tooltips, CJK line joining), before offline_pdf.py (-100)
+def on_page_content(html_, page, config, files):
+    return render_math(html_, page.file.src_uri)
+
+
+def on_post_build(config):
+    renderer.save()
+
+
+def on_shutdown():
+    renderer.close()
