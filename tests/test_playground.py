@@ -246,3 +246,48 @@ def test_nothing_was_requested_from_outside_the_site(playground):
     assert "numpy 2.0.2" in run(page)
     assert not page.outside, f"requests to outside the site: {page.outside}"
     assert not page.errors, f"console errors: {page.errors}"
+
+
+@pytest.mark.browser
+def test_a_syntax_error_shows_the_readers_line_not_the_parser(playground):
+    base, page = playground
+    set_code(page, "x = 1\nprint(x\n")
+    run(page)
+    trace = page.inner_text(".pg-traceback")
+    assert 'File "main.py", line 2' in trace and "print(x" in trace and "SyntaxError" in trace
+    assert "ast.py" not in trace and "playground.py" not in trace and "Traceback" not in trace
+
+
+@pytest.mark.browser
+def test_input_says_it_is_unavailable_and_how_to_set_the_value(playground):
+    base, page = playground
+    set_code(page, "name = input('Your name? ')\nprint(name)\n")
+    run(page)
+    trace = page.inner_text(".pg-traceback")
+    assert "input() does not work" in trace and 'name = "kitten"' in trace, trace
+    assert 'File "main.py", line 1' in trace and "playground.py" not in trace
+
+
+@pytest.mark.browser
+def test_output_of_one_run_never_leaks_into_the_next(playground):
+    base, page = playground
+    set_code(page, "print('first run', end='')\n")
+    assert run(page).strip() == "first run"
+    set_code(page, "print('second run')\n")
+    assert run(page).strip() == "second run"
+
+
+@pytest.mark.browser
+def test_a_load_failure_is_a_message_not_a_hang(playground):
+    base, page = playground
+    context = page.context
+    context.route("**/assets/pyodide/pyodide.asm.wasm", lambda route: route.abort())
+    try:
+        page.goto(f"{base}/playground/")
+        page.wait_for_selector(".cm-content")
+        page.evaluate("document.querySelector('.pg-run').click()")
+        page.wait_for_selector(".pg-status[data-kind='error']", timeout=60000)
+        assert "Python 加载失败" in page.inner_text(".pg-status")
+    finally:
+        context.unroute("**/assets/pyodide/pyodide.asm.wasm")
+        page.errors.clear()  # the aborted request is logged as a console error by design
