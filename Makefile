@@ -7,7 +7,7 @@
 #   make pdf     build, then print the whole book to site/pdf/ (one PDF per language)
 #   make publish the deployable site/ (both languages + PDFs), as CI deploys it to GitHub Pages;
 #                SITE_URL=https://<user>.github.io/<repo>/ sets its public address
-#   make bench   print build, reload and test times and page weights (figures, not assertions)
+#   make bench   print build, reload and test times, page weights and the tiny GPT's training speed (figures, not assertions)
 #   make clean   remove the site and the build caches (keeps downloaded files: .cache/pyodide)
 #   make distclean  also remove downloads, .venv and node_modules
 
@@ -51,7 +51,7 @@ serve: setup
 	$(BIN)/python tools/serve.py --port $(PORT) $(if $(filter zh en,$(LANG)),--lang $(LANG))
 
 check: setup
-	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow" -q
+	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow and not build and not serve" -q
 
 # One PDF per language (tools/pdf.py prints each language's print page in headless Chromium).
 pdf: build
@@ -63,7 +63,7 @@ test: pdf
 	$(BIN)/python -m pytest
 
 # A list of scripts, each printing its own figures.
-BENCHES := tools/bench.py tools/bench_playground.py $(wildcard tools/bench_pages.py)
+BENCHES := tools/bench.py tools/bench_playground.py tools/bench_tinygpt.py $(wildcard tools/bench_pages.py)
 bench: setup
 	@for script in $(BENCHES); do $(BIN)/python $$script || exit 1; done
 

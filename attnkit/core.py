@@ -33,6 +33,7 @@ __all__ = [
     "merge_heads",
     "multi_head_attention",
     "sinusoidal_positional_encoding",
+    "spread_evenly",
 ]
 
 
@@ -477,3 +478,22 @@ def sinusoidal_positional_encoding(n_positions, d_model):
     two_i = j - j % 2                                   # (d_model,) 2i for both column 2i and 2i+1
     angle = p / 10000.0 ** (two_i / d_model)            # (n_positions, 1) / (d_model,) -> (n_positions, d_model)
     return np.where(j % 2 == 0, np.sin(angle), np.cos(angle))  # (n_positions, d_model)
+
+
+# --------------------------------------------------------------------------
+# reading a row of weights
+# --------------------------------------------------------------------------
+
+def spread_evenly(row, ratio: float = 2.0) -> bool:
+    """True if no weight in ``row`` (n,) reaches ``ratio`` times an even share 1/n.
+
+    Such a row has no target: the word looked everywhere about equally, and a summary should
+    say "spread evenly" rather than name the word that happens to be largest.
+
+    >>> spread_evenly([0.25, 0.25, 0.25, 0.25]), spread_evenly([0.7, 0.1, 0.1, 0.1])
+    (True, False)
+    """
+    row = as_float_array("row", row, min_ndim=1, layout="(n,)")
+    if row.ndim != 1:
+        raise ValueError(f"row must be one row of weights, shape (n,), got shape {row.shape}")
+    return bool(row.max() < ratio / row.shape[0])

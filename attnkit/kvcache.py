@@ -29,6 +29,7 @@ Everything here stands on :mod:`attnkit.core`: the uncached path calls
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -55,6 +56,12 @@ __all__ = [
     "cache_numbers",
     "cache_bytes",
     "MODEL_SIZES",
+    "DEMO_MODEL",
+    "DEMO_PROMPT",
+    "demo_runs",
+    "tinygpt_step",
+    "tinygpt_generate",
+    "tinygpt_recompute_difference",
 ]
 
 # A few published model shapes (inputs, not results): layers, d_model, context length.
@@ -63,9 +70,14 @@ MODEL_SIZES = {
     "transformer-base": {"n_layers": 6, "d_model": 512, "n_ctx": 512},
     # Radford et al. 2019 (GPT-2 small, 124M parameters)
     "gpt2-small": {"n_layers": 12, "d_model": 768, "n_ctx": 1024},
-    # Touvron et al. 2023 (Llama 2 7B, no grouped-query attention)
-    "llama2-7b": {"n_layers": 32, "d_model": 4096, "n_ctx": 4096},
+    # Touvron et al. 2023 (Llama 2 7B, no grouped-query attention; 6.74 billion parameters)
+    "llama2-7b": {"n_layers": 32, "d_model": 4096, "n_ctx": 4096, "n_params": 6_740_000_000},
 }
+
+
+# The small random decoder the book generates with (figure ch9-kv-work, listing ch9/kv_work.py).
+DEMO_MODEL = dict(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
+DEMO_PROMPT = (1, 2, 3)
 
 
 # --------------------------------------------------------------------------
@@ -330,3 +342,110 @@ def cache_bytes(n_layers, n, d_model, itemsize=2):
     2.0
     """
     return cache_numbers(n_layers, n, d_model) * check_positive_int("itemsize", itemsize)
+
+
+@functools.lru_cache(maxsize=2)
+def demo_runs(n_new=160):
+    """``(plain, cached)``: :func:`generate` on ``DEMO_MODEL`` without and with the cache.
+
+    >>> plain, cached = demo_runs(4)
+    >>> plain.tokens == cached.tokens
+    True
+    """
+    params = init_decoder(**DEMO_MODEL)
+    return (generate(params, list(DEMO_PROMPT), n_new, use_cache=False),
+            generate(params, list(DEMO_PROMPT), n_new, use_cache=True))
+
+
+# --------------------------------------------------------------------------
+# the same cache for chapter 8's trained tiny GPT
+# --------------------------------------------------------------------------
+
+def tinygpt_step(params, token, cache):
+    """One new token through :mod:`attnkit.tinygpt`'s model, reusing ``cache``: logits (V,).
+
+    The same layers as :func:`attnkit.tinygpt.forward` (its own layer norm and MLP), but only
+    the new token's row: its q, k, v per head, k and v appended to the cache, q scored against
+    every cached key. ``cache`` is a :class:`KVCache` with ``d_model`` columns (the heads side
+    by side, as :func:`attnkit.core.merge_heads` lays them out).
+    """
+    from . import tinygpt
+    cfg = tinygpt.config_of(params)
+    d, n_heads, n_layers = cfg["d_model"], cfg["n_heads"], cfg["n_layers"]
+    if not isinstance(cache, KVCache):
+        raise ValueError(f"cache must be a KVCache, got {type(cache).__name__}")
+    if (cache.n_layers, cache.d_model) != (n_layers, d) or cache.n_max > cfg["n_ctx"]:
+        raise ValueError(
+            f"cache of shape (n_layers, n_max, d_model) = {cache.k.shape} does not fit this "
+            f"model: expected n_layers = {n_layers}, d_model = {d} and n_max <= n_ctx = {cfg['n_ctx']}"
+        )
+    t = int(_check_tokens([token], cfg["vocab_size"])[0])
+    pos = cache.length
+    if pos >= cache.n_max:
+        raise ValueError(f"the cache is full: it holds n_max = {cache.n_max} tokens")
+    x = (params["wte"][t] + params["wpe"][pos])[None, None, :]               # (1, 1, d)
+    for l in range(n_layers):
+        p = tinygpt._layer(params, l)
+        a, _ = tinygpt.layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])     # (1, 1, d)
+        q = a[:, None] @ p["attn.w_q"]                                       # (1, H, 1, d_head)
+        k = a[:, None] @ p["attn.w_k"]                                       # (1, H, 1, d_head)
+        v = a[:, None] @ p["attn.w_v"]                                       # (1, H, 1, d_head)
+        cache.append(l, merge_heads(k[0])[0], merge_heads(v[0])[0])          # (d,) rows
+        k_all, v_all = cache.keys(l, pos + 1)                                # (pos+1, d)
+        z, _ = scaled_dot_product_attention(q[0], split_heads(k_all, n_heads),
+                                            split_heads(v_all, n_heads))     # (H, 1, d_head)
+        x = x + (z[None] @ p["attn.w_o"]).sum(axis=1)                        # (1, 1, d)
+        m, _ = tinygpt.layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])
+        out, _ = tinygpt.mlp_forward(p, m)                                   # (1, 1, d)
+        x = x + out
+    x_f, _ = tinygpt.layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])
+    return (x_f @ params["w_u"])[0, 0]                                       # (V,)
+
+
+def tinygpt_generate(params, prompt, n_new):
+    """Greedy generation for a :mod:`attnkit.tinygpt` model with a KV cache.
+
+    Gives the same tokens as ``tinygpt.generate(params, prompt, n_new)`` (temperature 0) as
+    long as everything fits in the model's context: ``len(prompt) + n_new - 1 <= n_ctx``
+    (beyond it tinygpt slides its window, which moves every position and invalidates a cache).
+    Returns :class:`Generation` (``macs`` is empty: this path does not count).
+    """
+    from . import tinygpt
+    cfg = tinygpt.config_of(params)
+    tokens = [int(t) for t in _check_tokens(prompt, cfg["vocab_size"])]
+    n_new = check_positive_int("n_new", n_new)
+    need = len(tokens) + n_new - 1
+    if need > cfg["n_ctx"]:
+        raise ValueError(
+            f"prompt of {len(tokens)} tokens plus n_new = {n_new} needs {need} positions, more "
+            f"than the model's context n_ctx = {cfg['n_ctx']}"
+        )
+    cache = KVCache(cfg["n_layers"], need, cfg["d_model"])
+    for t in tokens:
+        logits = tinygpt_step(params, t, cache)
+    logits_out = []
+    for step in range(n_new):
+        if step:
+            logits = tinygpt_step(params, tokens[-1], cache)
+        logits_out.append(logits)
+        tokens.append(int(np.argmax(logits)))
+    return Generation(tokens, np.array(logits_out), np.array([], dtype=int), cache)
+
+
+def tinygpt_recompute_difference(params, prompt, n_new):
+    """Largest |logit| difference between :func:`tinygpt_generate` and recomputing every step.
+
+    Runs the cached generation, then :func:`attnkit.tinygpt.forward` on every prefix it grew
+    through, and compares the last rows: rounding only (about 1e-15).
+
+    >>> from attnkit import tinygpt
+    >>> bool(tinygpt_recompute_difference(tinygpt.init(6, 8, 2, 1, 8), [1, 2], 3) < 1e-12)
+    True
+    """
+    from . import tinygpt
+    g = tinygpt_generate(params, prompt, n_new)
+    seq = np.array(g.tokens)
+    n_prompt = len(g.tokens) - n_new
+    redo = np.array([tinygpt.forward(params, [seq[:n_prompt + i]])[0][0, -1]
+                     for i in range(n_new)])                                 # (n_new, V)
+    return float(np.abs(redo - g.logits).max())

@@ -33,7 +33,8 @@ import numpy as np
 
 from .core import multi_head_attention
 
-__all__ = ["FEATURES", "FEATURE_NAMES", "STRENGTH", "PASSAGE", "QUESTION", "QAExample", "qa_example"]
+__all__ = ["FEATURES", "FEATURE_NAMES", "STRENGTH", "PASSAGE", "QUESTION", "QAExample", "qa_weights",
+           "qa_example", "vectors"]
 
 FEATURES = ["person", "place", "name-a", "name-b", "lives", "asks-place"]
 FEATURE_NAMES = {
@@ -58,7 +59,8 @@ PASSAGE = {"zh": ["小明", "住在", "北京", "，", "小红", "住在", "上�
 QUESTION = {"zh": ["小红", "住在", "哪里"], "en": ["where", "does", "Mary", "live"]}
 
 
-def _vectors(tokens, lang):
+def vectors(tokens, lang):
+    """The hand-written vectors (n, d_model) of known words."""
     x = np.zeros((len(tokens), len(FEATURES)))                  # (n, d_model)
     for i, t in enumerate(tokens):
         for feature, value in _WORDS[lang][t].items():
@@ -66,7 +68,8 @@ def _vectors(tokens, lang):
     return x
 
 
-def _weights(strength):
+def qa_weights(strength=STRENGTH):
+    """The hand-written ``w_q, w_k, w_v, w_o`` (d_model, d_model) of the toy (see the module text)."""
     d = len(FEATURES)
     f = FEATURES.index
     w_q = np.zeros((d, d))
@@ -112,6 +115,6 @@ def qa_example(lang="zh", strength=STRENGTH, passage=None):
     if unknown:
         raise ValueError(f"unknown passage words {unknown}; known: {sorted(_WORDS[lang])}")
     question = QUESTION[lang]
-    x, memory = _vectors(question, lang), _vectors(passage, lang)    # (n, d), (n_kv, d)
-    out, weights = multi_head_attention(x, *_weights(strength), n_heads=1, memory=memory)
+    x, memory = vectors(question, lang), vectors(passage, lang)    # (n, d), (n_kv, d)
+    out, weights = multi_head_attention(x, *qa_weights(strength), n_heads=1, memory=memory)
     return QAExample(lang, question, passage, x, memory, weights[0], out)

@@ -45,12 +45,18 @@ from ._checks import (
 from .core import scaled_dot_product_attention
 
 __all__ = [
+    "EXAMPLE_SCORES",
     "tiled_attention",
     "online_softmax_trace",
     "OnlineSoftmaxTrace",
     "peak_bytes",
     "attention_peak_bytes",
 ]
+
+
+# One query's scores for 12 keys, the row the book walks through in blocks of 4 (an input,
+# chosen so that the running max rises in every block).
+EXAMPLE_SCORES = (0.5, -1.0, 1.2, 0.3, 2.0, -0.5, 0.8, 2.6, 1.0, 3.1, -2.0, 0.4)
 
 
 def _block_size(block_size) -> int:

@@ -99,6 +99,8 @@ __all__ = [
     "held_out",
     "look_back",
     "report",
+    "live_reset",
+    "live_run",
 ]
 
 EPS = 1e-5          # layer norm's epsilon
@@ -712,3 +714,41 @@ def report():
     loss is below 0.1; n_params: the number of trained numbers.
     """
     return dict(_report())
+
+
+# --------------------------------------------------------------------------
+# the live widget of section 8.5: the same training, a few steps at a time, in Pyodide
+# --------------------------------------------------------------------------
+
+LIVE_CHUNK = 5                                      # steps per redraw in the widget
+LIVE_LRS = (0.001, 0.003, 0.01, 0.03, 0.1)          # the widget's learning-rate choices
+_live = {}
+
+
+def live_reset(seed=0, lr=0.01, example=None):
+    """Start a fresh :class:`Trainer` of the book's configuration for the widget of section 8.5.
+
+    ``example`` (a list of ids) is the sequence whose attention the widget draws. Returns the
+    state to draw (see :func:`live_run`).
+    """
+    config = {k: v for k, v in BOOK.items() if k not in ("steps", "seed", "lr")}
+    _live["trainer"] = Trainer(seed=seed, lr=lr, **config)
+    _live["example"] = np.array([example if example is not None else [0] * (2 * BOOK["half"] - 1)])
+    return _live_state([])
+
+
+def live_run(k):
+    """``k`` more steps of the widget's trainer. Returns {"step", "losses", "weights"}:
+    the step count, the losses of these k steps, and each head's attention on the example
+    (H, n, n), rounded to 4 decimals for drawing."""
+    if "trainer" not in _live:
+        raise ValueError("call live_reset() before live_run()")
+    return _live_state(_live["trainer"].run(k))
+
+
+def _live_state(losses):
+    trainer = _live["trainer"]
+    _, cache = forward(trainer.params, _live["example"])
+    weights = cache["h0"]["attn"]["weights"][0]        # (H, n, n)
+    return {"step": trainer.step_count, "losses": [float(x) for x in losses],
+            "weights": np.round(weights, 4).tolist()}

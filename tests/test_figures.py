@@ -25,6 +25,7 @@ def test_every_registered_figure_is_used():
     assert not unused, f"figures no page embeds: {unused}"
 
 
+@pytest.mark.slow   # three renders of every figure: minutes of CPU (make check leaves it to make test)
 @pytest.mark.parametrize("fig_id", sorted(FIGURES))
 def test_figure_is_deterministic_and_labelled_per_language(fig_id):
     zh, en = render_svg(fig_id, "zh"), render_svg(fig_id, "en")
@@ -51,8 +52,10 @@ def test_missing_glyph_fails_loudly():
         return fig
 
     try:
-        with pytest.raises(RuntimeError, match="glyphs no installed font can draw"):
+        with pytest.raises(RuntimeError, match="draws characters no installed font has") as error:
             render_svg("test-missing-glyph", "zh")
+        assert "U+F0000" in str(error.value), "the message names the character"
+        assert "fontlist-" in str(error.value) and "fonts-noto-cjk" in str(error.value), "and says how to fix it"
     finally:
         FIGURES.pop("test-missing-glyph")
 

@@ -122,6 +122,24 @@ def test_tooltip_matching_rules():
     assert "<abbr" not in math
 
 
+@pytest.mark.parametrize(
+    "text, terms",
+    [
+        ("Tab to it and move with the arrow keys.", []),
+        ("Read the sine and cosine values of two positions.", []),
+        ("The Jacobian and its singular values.", ["jacobian"]),
+        ("The first few values of w are 0, 1.9, 2.9.", []),
+        ("Compare the query with the keys of all words.", ["query", "key"]),
+        ("Mix everyone's values by their shares.", ["value"]),
+    ],
+)
+def test_ordinary_words_do_not_get_a_tooltip(text, terms):
+    """"key" and "value" are glossary terms, but not in "arrow keys" or "sine and cosine values"."""
+    html_out = hook.add_tooltips(f"<p>{text}</p>", "en")
+    found = re.findall(r'data-term="([\w-]+)"', html_out)
+    assert found == terms
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", MINE)
 def test_links_on_my_pages_resolve(lang, page):

@@ -14,6 +14,8 @@ from attnkit.kvcache import (
     decoder_step,
     generate,
     init_decoder,
+    tinygpt_generate,
+    tinygpt_step,
 )
 
 from test_core import raises_clean
@@ -125,3 +127,49 @@ class TestBadInput:
         raises_clean("d_model=10 is not divisible by n_heads=3", init_decoder, 5, 10, 3, 1, 4)
         raises_clean("n_new must be a positive integer, got 0 (int)",
                      generate, init_decoder(5, 4, 2, 1, 4), [1], 0)
+
+
+def test_the_chapter_listing_uses_the_demo_model():
+    # listing ch9/kv_work.py spells the model out for the reader; figure ch9-kv-work and the
+    # page's numbers use DEMO_MODEL: they must be the same model
+    import re
+    from pathlib import Path
+
+    from attnkit.kvcache import DEMO_MODEL, DEMO_PROMPT
+    text = (Path(__file__).parents[1] / "snippets" / "ch9" / "kv_work.py").read_text(encoding="utf-8")
+    args = re.search(r"init_decoder\(([^)]*)\)", text).group(1)
+    spelled = {k.strip(): int(v) for k, v in (a.split("=") for a in args.split(","))}
+    assert spelled == DEMO_MODEL
+    assert f"prompt = {list(DEMO_PROMPT)}" in text
+
+
+@pytest.fixture(scope="module")
+def trained():
+    from attnkit import tinygpt
+    return tinygpt.trained(**tinygpt.BOOK)[0]
+
+
+class TestTinyGPT:
+    """The cache on chapter 8's trained model: same tokens and logits as tinygpt itself."""
+
+    @pytest.mark.parametrize("prompt", [[2, 0, 1, 5, 4, 3], [7, 7, 1, 0, 6, 2], [3]])
+    def test_same_tokens_and_logits_as_tinygpt(self, trained, prompt):
+        from attnkit import tinygpt
+        n_new = tinygpt.config_of(trained)["n_ctx"] + 1 - len(prompt)
+        cached = tinygpt_generate(trained, prompt, n_new)
+        assert cached.tokens == tinygpt.generate(trained, prompt, n_new).tolist()
+        seq = np.array(cached.tokens)
+        ref = np.array([tinygpt.forward(trained, [seq[:len(prompt) + i]])[0][0, -1]
+                        for i in range(n_new)])                  # (n_new, vocab)
+        np.testing.assert_allclose(cached.logits, ref, rtol=0, atol=1e-12)
+
+    def test_trained_model_copies_with_the_cache(self, trained):
+        prompt = [2, 0, 1, 5, 4, 3]
+        assert tinygpt_generate(trained, prompt, 6).tokens == prompt * 2
+
+    def test_context_and_cache_checks(self, trained):
+        raises_clean("prompt of 6 tokens plus n_new = 7 needs 12 positions, more than the "
+                     "model's context n_ctx = 11", tinygpt_generate, trained, [1] * 6, 7)
+        raises_clean("cache of shape (n_layers, n_max, d_model) = (1, 4, 8) does not fit this "
+                     "model: expected n_layers = 1, d_model = 16 and n_max <= n_ctx = 11",
+                     tinygpt_step, trained, 1, KVCache(1, 4, 8))

@@ -59,6 +59,7 @@ def test_built_page_shows_executed_output_and_offers_the_notebook(lab, lang):
     assert f'href="{page.parent.name}.ipynb"' in html, f"{page} has no link to its .ipynb"
 
 
+@pytest.mark.slow   # each lab trains and times models: tens of seconds (make check leaves it to make test)
 @pytest.mark.parametrize("lab", LABS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_lab_runs_as_a_script(lab, lang):

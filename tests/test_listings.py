@@ -198,6 +198,15 @@ def test_the_filter_keeps_each_languages_lines_and_removes_the_markers():
     )
 
 
+def test_the_first_line_of_a_bracketed_statement_can_have_two_versions():
+    source = ('w = np.array([[1.0, 0.0],   # (2, 2) 每行一个词 [zh]\n'
+              'w = np.array([[1.0, 0.0],   # (2, 2) one row a word [en]\n'
+              '              [0.0, 1.0]])\n')
+    assert listings.for_language(source, "en") == 'w = np.array([[1.0, 0.0],   # (2, 2) one row a word\n              [0.0, 1.0]])\n'
+    with pytest.raises(ValueError, match="cannot be tokenized"):
+        listings.for_language("if x:\n  a = 1  # [zh]\n b = 2\n", "zh")
+
+
 def test_a_listing_without_markers_is_unchanged_and_a_bad_language_is_refused():
     plain = "x = 1  # (1,)\nprint(x)\n"
     assert listings.for_language(plain, "zh") == listings.for_language(plain, "en") == plain

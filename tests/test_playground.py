@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 
-from book import ROOT, SNIPPETS, built_page, fences, listing_source, pages
+from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
 
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
@@ -67,6 +67,8 @@ def test_the_site_serves_the_pinned_files_attnkit_and_every_listing():
         names = [p.relative_to(SNIPPETS).as_posix() for p in SNIPPETS.rglob("*.py")]
         # each language's presets are the listings as that book shows them ([zh]/[en] lines filtered)
         assert presets["listings"] == {name: listing_source(name, lang) for name in names}, lang
+        welcome = (ROOT / "overrides" / "assets" / "playground" / "welcome.py").read_text(encoding="utf-8")
+        assert presets["welcome"] == listings.for_language(welcome, lang), lang
         with zipfile.ZipFile(site / "assets" / "playground" / "attnkit.zip") as z:
             for name in z.namelist():
                 assert z.read(name) == (ROOT / name).read_bytes(), f"{name} in attnkit.zip differs from the repository"
@@ -213,7 +215,7 @@ def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
     run(page)
     table = page.locator("table.pg-heatmap")
     assert table.count() == 1 and table.locator("tbody td").count() == 9
-    assert table.locator("tbody th").all_inner_texts() == ["the", "cat", "sat"]
+    assert table.locator("tbody th").all_inner_texts() == ["小猫", "坐", "下"]     # the zh welcome code
     # Share: the code goes into the address; opening that address shows the same code.
     code = "print('shared 共享')\n"
     set_code(page, code)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attnkit.core import scaled_dot_product_attention
-from attnkit.qa import FEATURE_NAMES, FEATURES, PASSAGE, QUESTION, _weights, qa_example
+from attnkit.qa import FEATURE_NAMES, FEATURES, PASSAGE, QUESTION, qa_weights, qa_example
 
 
 @pytest.mark.parametrize("lang, where, city, other", [("zh", "哪里", "上海", "北京"),
@@ -20,7 +20,7 @@ def test_question_word_finds_the_city_of_the_person_asked_about(lang, where, cit
 
 def test_equals_single_head_attention_by_hand():
     ex = qa_example("en")
-    w_q, w_k, w_v, _ = _weights(8.0)
+    w_q, w_k, w_v, _ = qa_weights(8.0)
     _, w = scaled_dot_product_attention(ex.x @ w_q, ex.memory @ w_k, ex.memory @ w_v)
     np.testing.assert_allclose(ex.weights, w, rtol=0, atol=1e-14)
 

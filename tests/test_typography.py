@@ -139,7 +139,8 @@ def test_the_checker_itself(html, expected):
 
 
 def all_pages() -> list[Path]:
-    return sorted(p for p in SITE.rglob("index.html") if p.relative_to(SITE).parts[0] != "print_page")
+    """Every built page of both languages, the print pages (the PDF's source) included."""
+    return sorted(SITE.rglob("index.html"))
 
 
 @pytest.mark.parametrize("page", all_pages() if SITE.is_dir() else [], ids=lambda p: str(p.relative_to(SITE).parent) or "home")
@@ -147,3 +148,29 @@ def test_no_escaped_quote_shows_literally(page):
     """A backslash-escaped quote in an admonition title (??? note "say \\"hi\\"") renders as \\" in the page."""
     leaks = [line[:160] for line in prose(page.read_text(encoding="utf-8")) if '\\"' in line or "\\'" in line]
     assert not leaks, f"{page.relative_to(SITE)}:\n" + "\n".join(leaks)
+
+
+RAW_LINK = re.compile(r"\]\((?:\.\./|\./|[\w-]+/|#)[^)\s]*\)")
+NO_ALT = "No description has been provided for this image"
+
+
+@pytest.mark.parametrize("page", all_pages() if SITE.is_dir() else [], ids=lambda p: str(p.relative_to(SITE).parent) or "home")
+def test_no_raw_markdown_link_shows(page):
+    """A Markdown link that was not converted ([5.1 节](../parallel/)) shows its brackets to the reader."""
+    leaks = [line[:160] for line in prose(page.read_text(encoding="utf-8")) if RAW_LINK.search(line)]
+    assert not leaks, f"{page.relative_to(SITE)}:\n" + "\n".join(leaks)
+
+
+@pytest.mark.parametrize("page", all_pages() if SITE.is_dir() else [], ids=lambda p: str(p.relative_to(SITE).parent) or "home")
+def test_every_image_has_a_real_alt_text(page):
+    html = page.read_text(encoding="utf-8")
+    article = html[html.find("<article"):html.rfind("</article>")]
+    imgs = re.findall(r"<img\b[^>]*>", article)
+    bad = [tag[:120] for tag in imgs if NO_ALT in tag or not re.search(r'\balt="[^"]+"', tag)]
+    assert not bad, f"{page.relative_to(SITE)}:\n" + "\n".join(bad)
+
+
+def test_leak_checks_themselves():
+    assert RAW_LINK.search("背景见 [5.1 节](../parallel/) 和")
+    assert not RAW_LINK.search("分数 [5, 2, 0] (softmax)")
+    assert problems(prose('<article><p>见<a href="../parallel/">5.1 节</a></p></article>')) == []

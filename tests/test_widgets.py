@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding, toy
+from attnkit.core import spread_evenly
 from attnkit.toy_heads import TOUR_SENTENCES, attend_heads, tour_sentence
 from book import DOCS, LANGS, ROOT, pages
 
@@ -95,7 +96,17 @@ def test_widget_data_is_attnkits(lang):
             np.testing.assert_array_equal(g["weights"], w[0])
             np.testing.assert_array_equal(g["out"], out[0])
     heads = hook.heads_data(lang)
-    np.testing.assert_array_equal(heads["weights"], attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang).weights)
+    h = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
+    np.testing.assert_array_equal(heads["weights"], h.weights)
+    # each row's target, or -1 where no word gets twice an even share (a uniform row has no target)
+    n = len(h.tokens)
+    for k, tops in enumerate(heads["top"]):
+        for i, top in enumerate(tops):
+            row = h.weights[k, i]
+            assert top == (-1 if row.max() < 2 / n else int(np.argmax(row))), (lang, k, h.tokens[i])
+    it = heads["focus"]
+    assert h.tokens[heads["top"][0][it]] == ("球" if lang == "zh" else "ball")       # reference: it -> ball
+    assert -1 in heads["top"][1]                                                     # uniform rows exist
     pos = hook.positions_data(lang)
     pe = sinusoidal_positional_encoding(hook.PE_POSITIONS, hook.PE_D_MODEL)
     np.testing.assert_array_equal(pos["pe"], pe)
@@ -208,6 +219,14 @@ def test_switch_scene_heads_and_steps(site, lang):
         got = rows.evaluate_all("rs => rs.map(r => parseFloat(r.dataset.weight))")
         np.testing.assert_allclose(got, h.weights[k, 1], atol=1e-12)
         assert rows.locator(".attn-num").all_inner_texts() == [pct(w) for w in h.weights[k, 1]]
+    # The spoken summary names a target only where a row has one; a uniform row is "spread evenly".
+    live = heads.locator(".attn-sr-only").inner_text().split("; ")
+    assert len(live) == 4
+    for k, said in enumerate(live):
+        even = spread_evenly(h.weights[k, 1])
+        assert (("均匀分散" if lang == "zh" else "spread evenly") in said) == even, said
+        if not even:
+            assert said.endswith(f"→ {h.tokens[int(np.argmax(h.weights[k, 1]))]} {pct(h.weights[k, 1].max())}"), said
     heads.locator(".attn-mode .attn-choice").nth(1).click()
     heads.locator(".attn-headpick .attn-choice").nth(2).click()
     assert heads.locator(".attn-head").count() == 1
@@ -269,7 +288,7 @@ PORT_CASES = {
     "zh": ["小猫追着球跑，因为它很好玩。", "小狗追着球跑，因为它饿了。", "苹果发布会上发布了新手机。",
            "水果摊的苹果又甜又脆", "它🐱饿了", "小猫 likes 球 123", "שלום 它 عالم", "<script>alert(1)</script>",
            "猫‍猫\u200b跑了", "因为因为因为", "Ｅｍｏｊｉ 👩‍👩‍👧 它"],
-    "en": ["The kitten chased the ball because it was fun.", "The animal didn't cross the street because it was too tired.",
+    "en": ["The kitten chased the ball because it was shiny.", "The animal didn't cross the street because it was too tired.",
            "Apple’s new phone", "THE DOG CHASED IT", "it's 2 fun", "<img src=x onerror=alert(1)>", "مرحبا it", "café it ñ",
            "hungry hungry it", "emoji 🍎 apple"],
 }

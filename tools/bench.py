@@ -1,60 +1,133 @@
-"""Print how long a cold build takes and how heavy a typical page is. Figures, not assertions.
+"""The edit loop and the build, measured: figures, not assertions (`make bench`).
 
-    make bench
+Works in a temporary copy of the repository (tools/build.py: copy_repo) and prints, each with the
+load average beside it (the machine is shared; a figure means little without it):
+
+* cold build (no caches) per language and in total, then a warm rebuild with nothing changed;
+* ``make serve``: time until the first page is served, then the time from saving an edit to the
+  served page or figure showing it: a sentence (zh, en), a listing, a figure function;
+* the test suite: the fast part (`make check`) and the browser part, against the copy's site.
+
+    python tools/bench.py            # everything
+    python tools/bench.py --no-tests # skip the test suite part
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from browser import launch, serve_site  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import build as book_build  # noqa: E402
 
-PAGES = ["/ch3/softmax/", "/en/ch3/softmax/"]
+FAST = "not site and not browser and not pdf and not slow and not build and not serve"
 
 
-def cold_builds(site: Path) -> None:
-    shutil.rmtree(ROOT / ".cache" / "figures", ignore_errors=True)
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    for config, target in (("mkdocs.yml", site), ("mkdocs.en.yml", site / "en")):
+def load() -> str:
+    return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def report(what: str, seconds: float) -> None:
+    print(f"{what:44s} {seconds:7.1f} s   ({load()})", flush=True)
+
+
+def fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
+
+
+def wait_for(url: str, changed, timeout: float = 900) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        try:
+            if changed(fetch(url)):
+                return time.perf_counter() - start
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"bench: {url} did not change within {timeout} s")
+
+
+def edit(path: Path, old: str | None, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
+
+
+def builds(repo: Path, env: dict) -> None:
+    for label in ("cold build", "warm rebuild (nothing changed)"):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", config, "-d", str(target)],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-        print(f"cold build {config:14s} {time.perf_counter() - start:6.1f} s")
+        result = subprocess.run([sys.executable, "tools/build.py"], cwd=repo, env=env, capture_output=True, text=True)
+        total = time.perf_counter() - start
+        if result.returncode != 0:
+            raise SystemExit(f"bench: {label} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        line = result.stdout.strip().splitlines()[-1]          # "built ... in T s (zh a s, en b s)"
+        each = dict(part.strip().split(" ")[:2] for part in line[line.index("(") + 1:-1].split(","))
+        for lang, seconds in each.items():
+            report(f"{label}, {lang}", float(seconds))
+        report(f"{label}, both languages (parallel)", total)
 
 
-def page_weight(site: Path) -> None:
-    with serve_site(site) as base, launch() as browser:
-        for path in PAGES:
-            page = browser.new_page()
-            sizes: dict[str, int] = {}
+def serve(repo: Path, env: dict) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    start = time.perf_counter()
+    server = subprocess.Popen([sys.executable, "tools/serve.py", "--port", str(port)], cwd=repo, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        zh, en = f"{base}/ch3/softmax/", f"{base}/en/ch3/softmax/"
+        wait_for(zh, lambda body: b"<html" in body)
+        report("serve: first Chinese page served", time.perf_counter() - start)
+        wait_for(en, lambda body: b"<html" in body)
+        report("serve: first English page served", time.perf_counter() - start)
+        stamp = str(int(time.time()))
+        edit(repo / "docs/zh/ch3/softmax.md", None, f"\n这是一句新写的话{stamp}。\n")
+        report("serve: sentence edit (zh) visible", wait_for(zh, lambda b: f"新写的话{stamp}".encode() in b))
+        edit(repo / "docs/en/ch3/softmax.md", None, f"\nA sentence written just now {stamp}.\n")
+        report("serve: sentence edit (en) visible", wait_for(en, lambda b: f"written just now {stamp}".encode() in b))
+        edit(repo / "snippets/ch3/softmax_cake.py", None, f'print("edited {stamp}")\n')
+        report("serve: listing edit visible (zh page)", wait_for(zh, lambda b: f"edited {stamp}".encode() in b))
+        figure = f"{base}/figures/ch3-softmax-amplify.svg"
+        before = fetch(figure)
+        edit(repo / "attnkit/figures/ch3.py", '"① 原始得分"', '"① 原始的得分"')
+        report("serve: figure function edit visible (zh)", wait_for(figure, lambda b: b != before))
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
-            def record(response):
-                try:
-                    sizes[response.url] = len(response.body())
-                except Exception:
-                    pass
 
-            page.on("response", record)
-            page.goto(base + path)
-            page.wait_for_load_state("networkidle")
-            kinds: dict[str, int] = {}
-            for url, size in sizes.items():
-                ext = Path(url.split("?")[0]).suffix or ".html"
-                kinds[ext] = kinds.get(ext, 0) + size
-            detail = ", ".join(f"{ext} {size / 1024:.0f} KiB" for ext, size in sorted(kinds.items(), key=lambda kv: -kv[1]))
-            print(f"page {path:22s} {sum(sizes.values()) / 1024:7.0f} KiB in {len(sizes)} files ({detail})")
+def tests(repo: Path, env: dict) -> None:
+    for label, marks in (("tests: fast part (make check)", FAST), ("tests: browser part (-m browser)", "browser")):
+        start = time.perf_counter()
+        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", marks],
+                                cwd=repo, env=env, capture_output=True, text=True)
+        summary = (result.stdout.strip().splitlines() or ["?"])[-1]
+        report(f"{label}", time.perf_counter() - start)
+        print(f"    {summary}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--no-tests", action="store_true", help="skip timing the test suite")
+    args = parser.parse_args()
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    print(f"bench: {os.cpu_count()} cores, {load()}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
+        repo = book_build.copy_repo(Path(tmp) / "repo", caches=False)
+        builds(repo, env)
+        serve(repo, env)
+        if not args.no_tests:
+            subprocess.run([sys.executable, "tools/build.py"], cwd=repo, env=env, capture_output=True, check=True)
+            tests(repo, env)
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        cold_builds(site)
-        page_weight(site)
+    main()

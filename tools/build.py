@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,9 +46,22 @@ def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
         config.plugins.on_shutdown()
 
 
-def command(lang: str, site_dir: Path, quiet: bool = True) -> list[str]:
-    return [sys.executable, "-m", "mkdocs", "build", "--strict", *(["-q"] if quiet else []),
-            "-f", str(CONFIGS[lang]), "-d", str(site_dir)]
+def command(lang: str, site_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(CONFIGS[lang]), "-d", str(site_dir)]
+
+
+def shown(output: str, quiet: bool) -> list[str]:
+    """MkDocs' messages worth reading: warnings and errors with their details (its INFO lines
+    only when ``quiet`` is false). Not `mkdocs -q`: that hides the warnings --strict fails on."""
+    lines, keep = [], not quiet
+    for line in output.rstrip().splitlines():
+        if re.match(r"(INFO|DEBUG)\b", line):
+            keep = not quiet
+        elif re.match(r"(WARNING|ERROR|CRITICAL)\b", line) or not line.startswith(" "):
+            keep = True
+        if keep and not (quiet and re.match(r"(Building prefix dict|Loading model|Prefix dict)", line)):
+            lines.append(line)
+    return lines
 
 
 def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict[str, float]:
@@ -60,14 +74,13 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
     started, jobs = {}, {}
     for lang in langs:
         started[lang] = time.perf_counter()
-        jobs[lang] = subprocess.Popen(command(lang, staging / lang, quiet), cwd=ROOT, env=env,
+        jobs[lang] = subprocess.Popen(command(lang, staging / lang), cwd=ROOT, env=env,
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds, failed = {}, []
     for lang, job in jobs.items():
         output, _ = job.communicate()
         seconds[lang] = time.perf_counter() - started[lang]
-        if output.strip():
-            print("".join(f"[{lang}] {line}\n" for line in output.rstrip().splitlines()), end="", flush=True)
+        print("".join(f"[{lang}] {line}\n" for line in shown(output, quiet)), end="", flush=True)
         if job.returncode != 0:
             failed.append(lang)
     if failed:
@@ -83,6 +96,27 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
         (staging / "en").replace(target / "en")
     shutil.rmtree(staging, ignore_errors=True)
     return seconds
+
+
+def copy_repo(dest: Path, caches: bool) -> Path:
+    """The working tree (tracked and untracked, not ignored) copied to ``dest``, with node_modules
+    and the downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too.
+    For tests and benchmarks that edit sources (tests/test_build.py, tools/bench.py)."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    (dest / ".cache").mkdir()
+    (dest / ".cache" / "pyodide").symlink_to(ROOT / ".cache" / "pyodide")
+    if caches:
+        for name in ("figures", "listings", "memo", "notebooks", "playground"):
+            if (ROOT / ".cache" / name).is_dir():
+                shutil.copytree(ROOT / ".cache" / name, dest / ".cache" / name)
+    return dest
 
 
 def main() -> None:

@@ -28,10 +28,16 @@ _ENDING = re.compile(r"\s+\[(?P<lang>zh|en)\]\s*$")
 
 def markers(source: str) -> dict[int, tuple[str, int]]:
     """``{line number (1-based): (lang, column where the text to drop starts)}`` for marked lines."""
-    found = {}
+    found, tokens = {}, []
+    # A listing may be unbalanced before filtering (the first line of a bracketed statement in a
+    # [zh] and an [en] version): the tokenizer then stops at the end of the file, every comment read.
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError) as error:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            tokens.append(token)
+    except tokenize.TokenError as error:
+        if "EOF" not in str(error):
+            raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
+    except (SyntaxError, IndentationError) as error:
         raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
     for token in tokens:
         if token.type != tokenize.COMMENT:

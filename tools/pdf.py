@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py (also when imported by path)
 sys.path.insert(0, str(ROOT / "docs" / "hooks"))
 from browser import launch, serve_site  # noqa: E402
 from offline_pdf import PDF_NAMES  # noqa: E402  (docs/hooks/offline_pdf.py names the files)

@@ -10,10 +10,10 @@ from ..rnn import decay_curves, pairwise_connections, path_length, sequential_st
 from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, tr
 from . import figure
 
-# The short sentence of the chain-vs-all figure: "Xiaoming studied in Paris, so he ..."
+# The short sentence of the chain-vs-all figure: "Tom studied in Paris, so he ..."
 TOKENS = {
     "zh": ["小明", "在", "巴黎", "留学", "所以", "他"],
-    "en": ["Xiaoming", "studied", "in", "Paris", "so", "he"],
+    "en": ["Tom", "studied", "in", "Paris", "so", "he"],
 }
 DECAY_SCALES = (0.5, 1.0, 1.5, 3.0)   # w_scale of the RNNs in the decay figure: three fade, one explodes
 DECAY_N = 40                     # tokens read

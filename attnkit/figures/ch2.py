@@ -48,8 +48,8 @@ def two_steps(lang: str):
     """Where the pronoun looks in step 1 (the clue) and step 2 (the referent), for both sentences."""
     pair = pronoun_pair(lang)
     fig, axes = plt.subplots(2, 2, figsize=(9.6, 6.2))
-    steps = [tr(lang, "第 1 步：找线索", "step 1: find the clue"),
-             tr(lang, "第 2 步：找指代对象", "step 2: find the referent")]
+    steps = [tr(lang, "第 1 轮：找线索", "round 1: find the clue"),
+             tr(lang, "第 2 轮：找指代对象", "round 2: find the referent")]
     for col, (example, r) in enumerate(pair):
         for row in (0, 1):
             ax = axes[row, col]

@@ -85,7 +85,7 @@ def qkv_matrices(lang: str):
     fig, axes = plt.subplots(2, 3, figsize=(10.5, 9.0), gridspec_kw={"width_ratios": [2, 2, 10]})
     for row, number in enumerate((1, 2)):
         w_q, w_k, w_v = toy.STEPS[number]
-        step = tr(lang, f"第 {number} 步", f"step {number}")
+        step = tr(lang, f"第 {number} 轮", f"round {number}")
         _matrix_panel(axes[row, 0], w_q, names, slots[number], f"{step} W_Q{number}")
         _matrix_panel(axes[row, 1], w_k, names, slots[number], f"W_K{number}")
         _matrix_panel(axes[row, 2], w_v, names, names, f"W_V{number}")
@@ -239,7 +239,7 @@ def four_steps(lang: str):
         for yy, v in enumerate(out):
             if v >= 0.01:
                 ax.text(v, yy, f" {v:.2f}", va="center", fontsize=7.5)
-        axes[row, 0].set_ylabel(tr(lang, f"第 {row + 1} 步", f"step {row + 1}"), fontsize=11, fontweight="bold")
+        axes[row, 0].set_ylabel(tr(lang, f"第 {row + 1} 轮", f"round {row + 1}"), fontsize=11, fontweight="bold")
         for col in range(4):
             axes[row, col].set_title(heads[col] if row == 0 else "", fontsize=10.5)
     fig.suptitle(PIPELINE.text, fontsize=11, color=MUTED)

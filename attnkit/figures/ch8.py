@@ -65,3 +65,25 @@ def attention_before_after(lang):
             ax.axhline(half - 1.5, color=BLUE, linewidth=0.8, linestyle=":")
     fig.tight_layout()
     return fig
+
+
+@figure("ch8-train")
+def train_snapshot(lang):
+    """The printed form of the live widget of 8.5: what it shows after the book's training."""
+    letters, maps = _example()
+    _, losses = tinygpt.trained(**tinygpt.BOOK)
+    h = maps[1].shape[0]
+    fig = plt.figure(figsize=(10, 3.6))
+    grid = fig.add_gridspec(1, 1 + h, width_ratios=[1.6] + [1] * h)
+    ax = fig.add_subplot(grid[0, 0])
+    ax.plot(np.arange(1, len(losses) + 1), losses, color=ACCENT, linewidth=2)
+    ax.axhline(math.log(tinygpt.BOOK["vocab_size"]), color=MUTED, linestyle="--", linewidth=1)
+    ax.set_yscale("log")
+    ax.set_xlabel(tr(lang, "训练步数", "training step"))
+    ax.set_title(tr(lang, "损失（对数刻度）", "loss (log scale)"))
+    for head in range(h):
+        a = fig.add_subplot(grid[0, 1 + head])
+        weights_map(a, maps[1][head], letters, letters, fontsize=8, numbers=False)
+        a.set_title(tr(lang, f"头 {head + 1}（第 {len(losses)} 步）", f"head {head + 1} (step {len(losses)})"))
+    fig.tight_layout()
+    return fig

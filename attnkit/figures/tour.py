@@ -50,7 +50,7 @@ def _pair(lang, ids):
 
 @figure("tour-it-pair")
 def it_pair(lang: str):
-    """Where 它 / it looks (round 2) in the 'fun' and the 'hungry' sentence."""
+    """Where 它 / it looks (round 2) in the 'fun' (en: 'shiny') and the 'hungry' sentence."""
     return _pair(lang, ["cat-ball-fun", "cat-ball-hungry"])
 
 

@@ -95,7 +95,7 @@ def on_config(config):
     return config
 
 
-@event_priority(-100)   # after every hook that rewrites the Markdown (its listings are final)
+@event_priority(100)   # before docs/hooks/listings.py replaces each `--8<--` line with the listing's code
 def on_page_markdown(markdown, page, config, files):
     _state.update(page=page.file.src_uri, index=0,
                   snippets=[m["path"] for m in LISTING.finditer(markdown)])

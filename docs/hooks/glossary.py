@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
+from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "glossary.yml"
@@ -37,9 +38,57 @@ GLOSSARY_PAGE = "glossary.md"
 # --------------------------------------------------------------------------
 
 
+REQUIRED = ("id", "zh", "en", "short.zh", "short.en", "section.zh", "section.en")
+
+
+class GlossaryError(PluginError):
+    """A glossary entry that cannot be used; the message names the entry and the field."""
+
+
+def _entry_name(n: int, e) -> str:
+    if isinstance(e, dict) and e.get("id"):
+        return f"entry id {e['id']!r}"
+    return f"entry #{n + 1}" + (f" ({e.get('zh') or e.get('en')})" if isinstance(e, dict) and (e.get("zh") or e.get("en")) else "")
+
+
+def check_entries(data) -> list[dict]:
+    """Each entry has the fields every use needs; raise GlossaryError naming the entry otherwise,
+    e.g. "docs/glossary.yml, entry id 'softmax': short.en is missing or empty"."""
+    if not isinstance(data, list):
+        raise GlossaryError(f"docs/glossary.yml must be a list of entries, got {type(data).__name__}")
+    seen = {}
+    for n, e in enumerate(data):
+        where = f"docs/glossary.yml, {_entry_name(n, e)}"
+        if not isinstance(e, dict):
+            raise GlossaryError(f"{where}: an entry is a mapping (id, zh, en, short, section...), got {e!r}")
+        for field in REQUIRED:
+            value = e
+            for part in field.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if not (isinstance(value, str) and value.strip()):
+                raise GlossaryError(f"{where}: {field} is missing or empty")
+        needed = [f"metaphor.{lang}" for lang in LANGS if e.get("metaphor") or e.get("table")]
+        needed += ["formula", "attnkit"] if e.get("table") else []
+        for field in needed:
+            value = e
+            for part in field.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if not (isinstance(value, str) and value.strip()):
+                raise GlossaryError(f"{where}: {field} is missing or empty"
+                                    + (" (a concept-table row, table: true, needs it)" if e.get("table") else ""))
+        if e["id"] in seen:
+            raise GlossaryError(f"{where}: the id is used twice (also by entry #{seen[e['id']] + 1})")
+        seen[e["id"]] = n
+    return data
+
+
 @lru_cache(maxsize=4)
 def _load(mtime: float) -> list[dict]:
-    return yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))
+    try:
+        data = yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise GlossaryError(f"docs/glossary.yml is not valid YAML: {error}") from None
+    return check_entries(data)
 
 
 def entries() -> list[dict]:
@@ -84,6 +133,9 @@ def _matcher(lang: str, mtime: float):
     for n, e in enumerate(_load(mtime)):
         for word in (e.get("match") or {}).get(lang) or []:
             words.append((word, f"g{n}"))
+        # phrases in which a match word is an ordinary word ("arrow keys"): matched, then left alone
+        for phrase in (e.get("avoid") or {}).get(lang) or []:
+            words.append((phrase, f"x{n}"))
         info[f"g{n}"] = (e["id"], e["short"][lang])
     # longest first, so 自注意力 wins over 注意力 and "multi-head attention" over "attention"
     words.sort(key=lambda w: -len(w[0]))
@@ -99,6 +151,8 @@ def add_tooltips(html: str, lang: str) -> str:
     1
     >>> "<h2>" + "softmax" in add_tooltips("<h2>softmax</h2><p>softmax</p>", "en")
     True
+    >>> add_tooltips("<p>move with the arrow keys</p>", "en").count("<abbr")
+    0
     """
     regex, info = _matcher(lang, GLOSSARY.stat().st_mtime)
     done: set[str] = set()
@@ -112,6 +166,8 @@ def add_tooltips(html: str, lang: str) -> str:
         pieces, last = [], 0
         for m in regex.finditer(chunk):
             group = m.lastgroup.split("_")[0]
+            if group.startswith("x"):
+                continue                          # an ordinary-word phrase from `avoid`: no tooltip
             term_id, definition = info[group]
             if term_id in done:
                 continue
@@ -168,6 +224,15 @@ def section_title(lang: str, docs_dir: str, target: str) -> str:
     raise ValueError(f"{path} has no H1 title")
 
 
+def _section_title_of(e: dict, lang: str, docs_dir: str) -> str:
+    """section_title() for an entry; a missing page or H1 names the entry."""
+    try:
+        return section_title(lang, docs_dir, e["section"][lang])
+    except (OSError, ValueError) as error:
+        raise GlossaryError(f"docs/glossary.yml, entry id {e['id']!r}: section.{lang} "
+                            f"{e['section'][lang]!r}: {error}") from None
+
+
 def _rel(target: str, page_uri: str) -> str:
     page, _, anchor = target.partition("#")
     link = posixpath.relpath(page, posixpath.dirname(page_uri) or ".")
@@ -196,7 +261,7 @@ def glossary_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
             lines.append(f"- **{lab['attnkit']}**：`{e['attnkit']}`" if lang == "zh"
                          else f"- **{lab['attnkit']}:** `{e['attnkit']}`")
         target = e["section"][lang]
-        title = section_title(lang, docs_dir, target)
+        title = _section_title_of(e, lang, docs_dir)
         sep = "：" if lang == "zh" else ": "
         bold = f"**{lab['section']}**{sep}" if lang == "zh" else f"**{lab['section']}:** "
         lines.append(f"- {bold}[{title}]({_rel(target, page_uri)})")
@@ -219,7 +284,7 @@ def concept_table_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
             e["short"][lang],
             f"\\({e['formula']}\\)",
             f"`{e['attnkit'].removeprefix('attnkit.')}`",
-            f"[{_number(section_title(lang, docs_dir, target))}]({_rel(target, page_uri)})",
+            f"[{_number(_section_title_of(e, lang, docs_dir))}]({_rel(target, page_uri)})",
         ]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows) + "\n"

@@ -2,6 +2,9 @@
 
 * Writes ``lab-*.ipynb`` next to each rendered lab page, so readers can download a notebook
   (mkdocs-jupyter's own download button offers the ``.py`` source).
+* Gives every image a notebook draws its alt text: nbconvert writes "No description has been
+  provided for this image" on each; the lab source gives the real ones, in order, as the
+  metadata of the cell that draws them (``# %% alt=["first image", "second image"]``).
 * Removes the mermaid loader that nbconvert's template puts on every notebook page: it would
   import mermaid from a CDN if a notebook ever held a diagram, and the book loads nothing from
   outside the site.
@@ -9,6 +12,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -19,8 +23,34 @@ MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOM
                      r'const diagrams = document\.querySelectorAll\("\.jp-Mermaid.*?</script>', re.S)
 
 
+NO_ALT = 'alt="No description has been provided for this image"'
+
+
+def alt_texts(src: Path) -> list[str]:
+    """The alt texts of the images a lab draws, in order, from its cells' ``alt`` metadata."""
+    notebook = jupytext.read(src, fmt="py:percent")
+    return [alt for cell in notebook.cells for alt in cell.metadata.get("alt", [])]
+
+
+def add_alt_texts(output: str, alts: list[str], where: str) -> str:
+    found = output.count(NO_ALT)
+    if found != len(alts):
+        raise RuntimeError(f"{where}: {found} images without alt text but {len(alts)} alt texts in the cells' "
+                           'metadata; give each drawing cell # %% alt=["...", ...], one per image')
+    for alt in alts:
+        output = output.replace(NO_ALT, f'alt="{html.escape(alt, quote=True)}"', 1)
+    return output
+
+
 def is_lab(src_uri: str) -> bool:
     return bool(LAB.search(src_uri))
+
+
+def on_page_content(html, page, config, files):
+    # on the page content, so that the print page (docs/hooks/offline_pdf.py) gets the alt texts too
+    if not is_lab(page.file.src_uri):
+        return html
+    return add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri)
 
 
 def on_post_page(output, page, config):

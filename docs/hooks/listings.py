@@ -4,8 +4,9 @@ A page includes a listing with an executed fence holding one line, ``--8<-- "chN
 Before markdown-exec runs it, this hook replaces that line with the file filtered for the page's
 language by ``tools/listings.py`` (lines marked ``# [zh]`` / ``# [en]``, markers removed): so the
 Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both
-the unmarked ones. It runs after the macros plugin (hooks come after plugins) and after
-docs/hooks/playground.py (listed before it), so neither macros nor the run links see the code.
+the unmarked ones. It runs after every other ``on_page_markdown`` (priority -110): the macros
+plugin never sees the code (no Jinja in listings), and docs/hooks/playground.py and
+docs/hooks/exec_cache.py still see the include lines.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import importlib.util
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = ROOT / "snippets"
@@ -48,5 +50,8 @@ def expand(markdown: str, lang: str) -> str:
     return listings.FENCE.sub(replace, markdown)
 
 
+# Last of all: docs/hooks/exec_cache.py (priority -100) still reads the snippet names from the
+# include lines, to name the file when a listing fails; the code it caches is the filtered one.
+@event_priority(-110)
 def on_page_markdown(markdown, page, config, files):
     return expand(markdown, config.theme["language"])

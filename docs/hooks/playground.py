@@ -11,8 +11,8 @@ Adds to the site, at build time and never from a CDN:
 * ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
 * ``assets/playground/presets.json``: every listing in snippets/ as this language's book shows it
   (the playground's presets; ``[zh]``/``[en]`` lines filtered by tools/listings.py);
-* ``assets/playground/editor.js``: CodeMirror, bundled from node_modules with esbuild into
-  .cache/playground/ when tools/playground_editor.js or package-lock.json changes.
+* ``assets/playground/editor.js``: CodeMirror, bundled from node_modules with esbuild, cached in
+  .cache/playground/ under the bytes of tools/playground_editor.js and package-lock.json.
 
 It also puts a "run this in the browser" link under every listing fence of every page.
 A missing or altered file stops the build with a message that says which file and how to fix it.
@@ -26,6 +26,7 @@ import json
 import os
 import posixpath
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -37,7 +38,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = ROOT / "snippets"
 ASSETS = ROOT / "overrides" / "assets" / "playground"
 EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
-EDITOR_BUNDLE = ROOT / ".cache" / "playground" / "editor.js"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 PLAYGROUND_PAGE = "playground.md"
 WORKER = ASSETS / "worker.js"
@@ -70,17 +70,24 @@ def pyodide_files() -> dict[str, Path]:
 
 
 def editor_bundle() -> Path:
-    """The CodeMirror bundle, rebuilt with esbuild when its entry or the npm lock file changed."""
-    sources = [EDITOR_ENTRY, ROOT / "package-lock.json"]
-    if EDITOR_BUNDLE.is_file() and all(EDITOR_BUNDLE.stat().st_mtime >= s.stat().st_mtime for s in sources):
-        return EDITOR_BUNDLE
+    """The CodeMirror bundle, cached under the bytes of its entry point and of the npm lock file
+    (which pins esbuild and every bundled package): .cache/playground/<key>.js."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        from bookcache import Store, key, sources
+    finally:
+        sys.path.remove(str(Path(__file__).parent))
+    store = Store("playground", ".js")
+    k = key("editor-bundle", 1, sources([EDITOR_ENTRY, ROOT / "package-lock.json"]))
+    if store.path(k).is_file():
+        return store.path(k)
     if not ESBUILD.exists():
         raise PluginError(
             f"playground: {ESBUILD.relative_to(ROOT)} is missing, so the editor cannot be bundled. "
             "Run `make setup` (it runs `npm ci`) to install the pinned packages from package-lock.json."
         )
-    EDITOR_BUNDLE.parent.mkdir(parents=True, exist_ok=True)
-    partial = EDITOR_BUNDLE.with_name(f"editor.{os.getpid()}.js")  # another build may read the old one
+    partial = store.dir / f"editor.{os.getpid()}.js"  # another build may be bundling too
+    partial.parent.mkdir(parents=True, exist_ok=True)
     result = subprocess.run(
         [str(ESBUILD), str(EDITOR_ENTRY), "--bundle", "--format=esm", "--minify", "--legal-comments=none",
          "--log-level=error", f"--outfile={partial}"],
@@ -88,8 +95,9 @@ def editor_bundle() -> Path:
     )
     if result.returncode != 0:
         raise PluginError(f"playground: esbuild could not bundle {EDITOR_ENTRY.relative_to(ROOT)}:\n{result.stderr}")
-    partial.replace(EDITOR_BUNDLE)
-    return EDITOR_BUNDLE
+    store.put(k, partial.read_bytes())
+    partial.unlink()
+    return store.path(k)
 
 
 def attnkit_zip() -> bytes:

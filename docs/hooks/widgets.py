@@ -16,7 +16,8 @@ import numpy as np
 from mkdocs.structure.files import File
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
-from attnkit import toy
+from attnkit import tinygpt, toy
+from attnkit.core import spread_evenly
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
 log = logging.getLogger("mkdocs.hooks.widgets")
@@ -92,11 +93,13 @@ def steps_data(lang: str) -> dict:
 
 
 def heads_data(lang: str) -> dict:
-    """Four heads on one sentence: each head's weights (n, n)."""
+    """Four heads on one sentence: each head's weights (n, n), and for each row the word it looks
+    at most, or -1 when the row is spread evenly (attnkit.core.spread_evenly): no target to name."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     focus = r.tokens.index(TOUR_SENTENCES["cat-ball-fun"].focus[lang])
+    top = [[-1 if spread_evenly(row) else int(np.argmax(row)) for row in head] for head in r.weights]
     return {"tokens": r.tokens, "focus": focus, "names": HEAD_NAMES[lang], "ids": list(HEADS),
-            "weights": _list(r.weights), "concat_shape": list(r.concat.shape),
+            "weights": _list(r.weights), "top": top, "concat_shape": list(r.concat.shape),
             "head_shape": list(r.outs.shape[1:])}
 
 
@@ -108,7 +111,76 @@ def positions_data(lang: str) -> dict:
     return {"d_model": PE_D_MODEL, "pe": _list(pe), "sim": _list(sim), "dims": dims}
 
 
-BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data}
+# ---- chapter 8: train the tiny GPT in the browser (overrides/assets/widgets/train-gpt.js) ----
+# What the widget runs in the playground's worker (Pyodide + attnkit), through its "run" interface;
+# {seed}, {lr}, {example}, {k} are filled in by the widget. playground._emit sends the state back.
+GPT_CODE = {
+    "reset": "import playground\nfrom attnkit import tinygpt\n"
+             "playground._emit('gpt', tinygpt.live_reset(seed={seed}, lr={lr}, example={example}))\n",
+    "run": "import playground\nfrom attnkit import tinygpt\n"
+           "playground._emit('gpt', tinygpt.live_run({k}))\n",
+}
+GPT_LABELS = {
+    "zh": {
+        "start": "开始训练", "resume": "继续训练", "pause": "暂停", "reset": "重来",
+        "seed": "随机种子", "lr": "学习率", "loss": "损失（对数刻度）", "step": "训练步数",
+        "reference": "本书构建时（种子 {seed}、学习率 {lr}）的损失", "live": "你这次训练的损失",
+        "head": "头 {n}", "query": "查询", "key": "键",
+        "idle": "按“开始训练”：浏览器先要装好 Python（第一次要几秒），然后从随机权重练起。",
+        "loading": "正在浏览器里准备 Python 和 NumPy……",
+        "running": "第 {step} / {steps} 步，损失 {loss}",
+        "paused": "已暂停：第 {step} 步，损失 {loss}",
+        "done": "练完了：{steps} 步，最后一步的损失 {loss}",
+        "matches": "和本书构建时用 CPython 算出的每一步损失一致（差距不超过 {tol}）。",
+        "differs": "第 {step} 步的损失和本书构建时不同：{a} 对 {b}。",
+        "otherSettings": "换了种子或学习率，所以和本书构建时的曲线不同。",
+        "failed": "Python 没能在浏览器里启动：{error}",
+        "error": "训练出错：{error}",
+        "mapsTitle": "两个头在序列 {example} 上的注意力（第 {step} 步）",
+        "changeResets": "改种子或学习率会从头开始。",
+    },
+    "en": {
+        "start": "Start training", "resume": "Resume", "pause": "Pause", "reset": "Reset",
+        "seed": "Seed", "lr": "Learning rate", "loss": "loss (log scale)", "step": "training step",
+        "reference": "the book's build (seed {seed}, learning rate {lr})", "live": "your run",
+        "head": "head {n}", "query": "query", "key": "key",
+        "idle": "Press \u201cStart training\u201d: your browser first sets up Python (a few seconds the first time), then trains from random weights.",
+        "loading": "Setting up Python and NumPy in your browser\u2026",
+        "running": "Step {step} of {steps}, loss {loss}",
+        "paused": "Paused at step {step}, loss {loss}",
+        "done": "Done: {steps} steps, last loss {loss}",
+        "matches": "Every step's loss equals the one CPython computed when the book was built (to within {tol}).",
+        "differs": "The loss at step {step} differs from the book's build: {a} against {b}.",
+        "otherSettings": "Another seed or learning rate, so the curve differs from the book's build.",
+        "failed": "Python could not start in your browser: {error}",
+        "error": "Training failed: {error}",
+        "mapsTitle": "Both heads' attention on the sequence {example} (step {step})",
+        "changeResets": "Changing the seed or the learning rate starts over.",
+    },
+}
+
+
+def train_gpt_data(lang: str) -> dict:
+    """The live-training widget: the book's configuration, its CPython losses, the example, labels."""
+    book = tinygpt.BOOK
+    _, losses = tinygpt.trained(**book)
+    tokens, _ = tinygpt.held_out(**book)
+    example = tokens[0]                                            # (n,) the sequence of 8.3's figure
+    fresh = tinygpt.init(book["vocab_size"], book["d_model"], book["n_heads"], book["n_layers"],
+                         len(example), seed=book["seed"])
+    before = tinygpt.forward(fresh, example[None])[1]["h0"]["attn"]["weights"][0]   # (H, n, n)
+    return {
+        "steps": book["steps"], "chunk": tinygpt.LIVE_CHUNK, "seed": book["seed"], "lr": book["lr"],
+        "lrs": list(tinygpt.LIVE_LRS), "heads": book["n_heads"], "half": book["half"],
+        "example": [int(t) for t in example], "letters": list(tinygpt.spell(example)),
+        "reference": [float(x) for x in losses], "guess": math.log(book["vocab_size"]),
+        "before": np.round(before, 4).tolist(), "tolerance": 1e-9,
+        "code": GPT_CODE, "labels": GPT_LABELS[lang],
+    }
+
+
+BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
+            "train-gpt": train_gpt_data}
 
 
 def widget_data(name: str, lang: str) -> dict:

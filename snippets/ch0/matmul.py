@@ -1,7 +1,8 @@
 import numpy as np
 from attnkit.basics import matmul_by_dots
 
-words = np.array([[1.0, -0.5, -1.0],           # (3, 3) one row a word
+words = np.array([[1.0, -0.5, -1.0],           # (3, 3) 每行一个词 [zh]
+words = np.array([[1.0, -0.5, -1.0],           # (3, 3) one row a word [en]
                   [1.0, 0.5, -1.0],
                   [-1.0, -0.8, 1.0]])
 # 两个“问题”，每个是一列：像动物吗？是个头大的活物吗？ [zh]
@@ -11,7 +12,8 @@ w = np.array([[1.0, 0.5],                      # (3, 2)
               [-1.0, 0.0]])
 
 out = words @ w                                # (3, 3) @ (3, 2) -> (3, 2)
-print("words:", words.shape, " w:", w.shape, " out:", out.shape)
+print("词：", words.shape, " w：", w.shape, " 结果：", out.shape)  # [zh]
+print("words:", words.shape, " w:", w.shape, " out:", out.shape)  # [en]
 print(out)
 # 每一格都是一个点积：第 i 行的词 · 第 j 列的问题 [zh]
 # every cell is one dot product: word in row i · question in column j [en]

@@ -1,11 +1,14 @@
 from attnkit.basics import fit_line
 
-kg = [1.0, 2.0, 3.0]                           # (3,) inputs x
-paid = [4.1, 7.9, 12.2]                        # (3,) answers y
+kg = [1.0, 2.0, 3.0]                           # (3,) 输入 x [zh]
+kg = [1.0, 2.0, 3.0]                           # (3,) inputs x [en]
+paid = [4.1, 7.9, 12.2]                        # (3,) 答案 y [zh]
+paid = [4.1, 7.9, 12.2]                        # (3,) answers y [en]
 
 # 从 w = 0 出发，每步沿斜率的反方向走一小步（学习率 0.05） [zh]
 # start at w = 0; each step goes a little against the slope (learning rate 0.05) [en]
-fit = fit_line(kg, paid, w0=0.0, lr=0.05, steps=30)    # w, loss: (31,) each
+fit = fit_line(kg, paid, w0=0.0, lr=0.05, steps=30)    # w、损失：各 (31,) [zh]
+fit = fit_line(kg, paid, w0=0.0, lr=0.05, steps=30)    # w, loss: (31,) each [en]
 header = "第几步    w       损失"  # [zh]
 header = "step      w       loss"  # [en]
 print(header)

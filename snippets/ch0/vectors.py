@@ -7,13 +7,15 @@ names = ["猫", "狗", "苹果"]  # [zh]
 names = ["cat", "dog", "apple"]  # [en]
 words = np.array([[1.0, -0.5, -1.0],           # (3,)
                   [1.0, 0.5, -1.0],            # (3,)
-                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) one row a word
+                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) 每行一个词 [zh]
+                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) one row a word [en]
 for name, v in zip(names, words):
     print(f"{name}: {v}")
 
 print()
 for i, j in [(0, 1), (0, 2)]:
-    a, b = words[i], words[j]                  # (3,) and (3,)
+    a, b = words[i], words[j]                  # (3,) 和 (3,) [zh]
+    a, b = words[i], words[j]                  # (3,) and (3,) [en]
     pairs = " + ".join(f"({x:g})×({y:g})" for x, y in zip(a, b))
     print(f"{names[i]} · {names[j]} = {pairs} = {dot(a, b):g}")
 print("a @ b:", words[0] @ words[1], words[0] @ words[2])

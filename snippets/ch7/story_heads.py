@@ -1,4 +1,5 @@
 from attnkit.block import HEAD_NAMES, story
+from attnkit.core import spread_evenly
 
 # 第 3 幕：三个头读同一句话；每一行权重加起来都是 1。 [zh]
 # Step 3: three heads read the same sentence; each row of weights sums to 1. [en]
@@ -9,7 +10,9 @@ for h, name in enumerate(HEAD_NAMES[lang]):
     tops = []
     for token in words:
         row = s.row(token, h)       # (n,)
-        if row.max() - row.min() < 1e-12:
+        # 没有哪个词拿到平均份额的两倍：均匀分散 [zh]
+        # no word gets twice an even share: spread evenly [en]
+        if spread_evenly(row):
             tops.append(f"{token} -> 均匀分散（每个 {row.max():.3f}）")  # [zh]
             tops.append(f"{token} -> spread evenly ({row.max():.3f} each)")  # [en]
         else:

@@ -42,7 +42,7 @@ for start, run in runs.items():
 #
 # These are the two figures of section 4.1, drawn by the same attnkit functions.
 
-# %%
+# %% alt=["Top: loss curves for the three starts, on a log scale. Bottom: the gap between the two heads' weights during training.", "Four 6×6 heatmaps: two heads trained from the identical start are the same; two trained from random starts look one right and one left."]
 from IPython.display import SVG, display
 from attnkit.figures import render_svg
 

@@ -3,6 +3,7 @@
 #
 # These numbers were measured on the machine that built this site, at the moment it was built, and they change from run to run.
 # <p class="screen-only"><a href="lab-cost.ipynb" download>Download <code>lab-cost.ipynb</code></a> and run it on your own computer: the numbers will differ, the trends should not.</p>
+#
 # The background is in [section 5.1](../parallel/) and [section 5.3](../matrix/).
 
 # %%
@@ -27,7 +28,7 @@ print("     n    time (ms)           bytes")
 for n, s, b in zip(ns2, seconds, nbytes):
     print(f"{n:6d}  {1e3 * s:10.2f}  {b:14,d}")
 
-# %%
+# %% alt=["Left: the time to read one sentence, RNN and attention, against sentence length n on log-log axes. Right: the time to compute the n×n weights against n."]
 import io
 
 import matplotlib.pyplot as plt

@@ -42,7 +42,7 @@ for start, run in runs.items():
 #
 # 下面两张图就是 4.1 节的图，由 attnkit 的同一个函数画出。
 
-# %%
+# %% alt=["上图：三种起点的损失曲线（对数坐标）；下图：两个头权重之差随训练的变化。", "四张 6×6 热力图：相同起点训练出的两个头一模一样，随机起点训练出的两个头一个看右邻、一个看左邻。"]
 from IPython.display import SVG, display
 from attnkit.figures import render_svg
 

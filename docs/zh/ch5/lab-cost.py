@@ -3,6 +3,7 @@
 #
 # 这些数字是构建这个网站的那台机器、在构建的那一刻测出来的，每次都不一样。
 # <p class="screen-only"><a href="lab-cost.ipynb" download>下载 <code>lab-cost.ipynb</code></a> 在你自己的电脑上跑，数字会变，但趋势应当一样。</p>
+#
 # 背景见 [5.1 节](../parallel/) 和 [5.3 节](../matrix/)。
 
 # %%
@@ -27,7 +28,7 @@ print("     n    时间（毫秒）        字节")
 for n, s, b in zip(ns2, seconds, nbytes):
     print(f"{n:6d}  {1e3 * s:10.2f}  {b:14,d}")
 
-# %%
+# %% alt=["左图：读一句话的时间，RNN 和注意力随句长 n 的变化（双对数坐标）；右图：算出 n×n 权重矩阵的时间随 n 的变化。"]
 import io
 
 import matplotlib.pyplot as plt

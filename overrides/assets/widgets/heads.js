@@ -45,8 +45,9 @@ export async function mount(root) {
     const word = data.tokens[state.i];
     live.textContent = shown.map((h) => {
       const w = data.weights[h][state.i];
-      const top = w.indexOf(Math.max(...w));
-      return `${t("headTitle", { n: h + 1, name: data.names[h] })}: ${word} → ${data.tokens[top]} ${pct(w[top])}`;
+      const top = data.top[h][state.i];           // -1: the row is spread evenly (decided at build time)
+      const where = top < 0 ? t("spreadEvenly", { max: pct(Math.max(...w)) }) : `${data.tokens[top]} ${pct(w[top])}`;
+      return `${t("headTitle", { n: h + 1, name: data.names[h] })}: ${word} → ${where}`;
     }).join("; ");
   }
   draw();

@@ -8,6 +8,7 @@
 //   <div class="attn-widget screen-only" data-widget="four-steps" data-examples="cat-ball-fun" data-step="2"></div>
 //   <div class="attn-widget screen-only" data-widget="positions" data-a="3" data-b="7" data-dim="0"></div>
 //   <div class="attn-widget screen-only" data-widget="your-sentence"></div>
+//   <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>   (chapter 8.5: trains in Pyodide)
 //
 //   <div class="print-only" markdown>
 //
@@ -27,7 +28,7 @@
 // reloading scripts, so we mount again on every page it emits through `document$`.
 import { dataUrl, lang, t } from "./common.js";
 
-const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence"]);
+const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt"]);
 
 async function mountOne(element) {
   const name = element.dataset.widget;

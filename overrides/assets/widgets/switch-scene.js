@@ -6,8 +6,9 @@ import { attentionView } from "./view.js";
 const SCENES = {
   zh: { "apple-fruit": "水果摊", "apple-launch": "发布会", "cat-ball-fun": "它很好玩", "cat-ball-hungry": "它饿了",
         "apple-fruit-zh": "水果摊", "apple-launch-zh": "发布会" },
-  en: { "apple-fruit": "fruit stall", "apple-launch": "product launch", "cat-ball-fun": "it was fun", "cat-ball-hungry": "it was hungry",
+  en: { "apple-fruit": "fruit stall", "apple-launch": "product launch", "cat-ball-fun": "it was shiny", "cat-ball-hungry": "it was hungry",
         "animal-street-tired": "too tired", "animal-street-wide": "too wide",
+        "kitten-ball-hungry": "it was hungry", "kitten-ball-shiny": "it was shiny",
         "apple-fruit-en": "fruit stall", "apple-launch-en": "product launch" },
 };
 

@@ -1,0 +1,27 @@
+import numpy as np
+from attnkit import multi_head_attention
+from attnkit.qa import PASSAGE, QUESTION, qa_weights, vectors
+
+lang = "zh"                                   # [zh]
+lang = "en"                                   # [en]
+question, passage = QUESTION[lang], PASSAGE[lang]
+x = vectors(question, lang)                   # (n, d_model): queries
+memory = vectors(passage, lang)               # (n_kv, d_model): keys, values
+w_q, w_k, w_v, w_o = qa_weights()             # (d_model, d_model) each
+out, weights = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads=1,
+                                    memory=memory)   # (n, d), (heads, n, n_kv)
+print(x.shape, memory.shape, "->", weights.shape)
+print("      " + " ".join(f"{w:>5}" for w in passage))
+for word, row in zip(question, weights[0]):
+    print(f"{word:>5} " + " ".join(f"{100 * w:5.0f}" for w in row))
+
+# 末尾补两行填充，填充掩码把它们挡住 [zh]
+# two padding rows at the end, kept out by the padding mask [en]
+padded = np.vstack([memory, np.zeros((2, memory.shape[1]))])   # (n_kv + 2, d_model)
+real = np.array([True] * len(passage) + [False, False])        # (n_kv + 2,)
+out_p, weights_p = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads=1,
+                                        memory=padded, key_padding_mask=real)
+print("填充位置的权重：", weights_p[0][:, ~real].max())                  # [zh]
+print("和不填充时一样：", np.allclose(out_p, out, rtol=0, atol=1e-15))   # [zh]
+print("weight on the padding:", weights_p[0][:, ~real].max())           # [en]
+print("same as unpadded:", np.allclose(out_p, out, rtol=0, atol=1e-15)) # [en]

@@ -1,0 +1,24 @@
+import numpy as np
+from attnkit import tinygpt
+from attnkit.kvcache import tinygpt_generate
+
+params, _ = tinygpt.trained(**tinygpt.BOOK)    # 第 8 章训练好的抄写模型 [zh]
+params, _ = tinygpt.trained(**tinygpt.BOOK)    # chapter 8's model, trained to copy [en]
+prompt = [2, 0, 1, 5, 4, 3]                   # "CABFED"
+plain = tinygpt.generate(params, prompt, n_new=6)      # 每步整段重算 [zh]
+plain = tinygpt.generate(params, prompt, n_new=6)      # reruns everything each step [en]
+cached = tinygpt_generate(params, prompt, n_new=6)     # 留着 K、V，只算一行 [zh]
+cached = tinygpt_generate(params, prompt, n_new=6)     # keeps K and V, one row a step [en]
+seq = np.array(cached.tokens)
+redo = np.array([tinygpt.forward(params, [seq[:6 + i]])[0][0, -1] for i in range(6)])  # (6, V)
+diff = np.abs(redo - cached.logits).max()
+
+print("不用缓存：", tinygpt.spell(plain))                      # [zh]
+print("KV 缓存： ", tinygpt.spell(cached.tokens))              # [zh]
+print("词元相同：", plain.tolist() == cached.tokens)           # [zh]
+print("logits 最大差：", diff)                                 # [zh]
+print("no cache:", tinygpt.spell(plain))                       # [en]
+print("KV cache:", tinygpt.spell(cached.tokens))               # [en]
+print("same tokens:", plain.tolist() == cached.tokens)         # [en]
+print("largest logit difference:", diff)                       # [en]
+print("K, V:", cached.cache.k.shape, cached.cache.v.shape)     # (n_layers, n, d_model)

@@ -1,0 +1,21 @@
+from attnkit.kvcache import MODEL_SIZES, cache_bytes, cache_numbers, generate, init_decoder
+
+# 一个会数乘加次数的小解码器（attnkit.kvcache.DEMO_MODEL） [zh]
+# a small decoder that counts its multiply-adds (attnkit.kvcache.DEMO_MODEL) [en]
+params = init_decoder(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
+prompt = [1, 2, 3]
+plain = generate(params, prompt, n_new=8, use_cache=False)
+cached = generate(params, prompt, n_new=8, use_cache=True)
+print("词元相同：", plain.tokens == cached.tokens)                      # [zh]
+print("每个新词的乘加，不用缓存：", plain.macs[1:].tolist())             # [zh]
+print("每个新词的乘加，KV 缓存： ", cached.macs[1:].tolist())            # [zh]
+print("same tokens:", plain.tokens == cached.tokens)                    # [en]
+print("multiply-adds per new token, no cache:", plain.macs[1:].tolist())  # [en]
+print("multiply-adds per new token, KV cache:", cached.macs[1:].tolist())  # [en]
+
+# 一条序列写满上下文，16 位浮点数 [zh]
+# one sequence at the full context, 16-bit floats [en]
+for name, m in MODEL_SIZES.items():
+    numbers = cache_numbers(m["n_layers"], m["n_ctx"], m["d_model"])   # 2 * L * n * d_model
+    gib = cache_bytes(m["n_layers"], m["n_ctx"], m["d_model"], itemsize=2) / 2**30
+    print(f"{name:17} n = {m['n_ctx']:5}  {numbers:>13} {gib:6.3f} GiB")

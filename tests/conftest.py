@@ -1,0 +1,68 @@
+"""Sort the tests into the fast check and the rest, by what each test actually uses.
+
+* ``site``: reads the built site (``SITE``, ``built_page``) — run ``make build`` first;
+* ``browser``: drives Chromium (``launch``, ``serve_site``, or a fixture that does);
+* ``pdf``: reads the PDFs — run ``make pdf`` first;
+* ``build`` / ``serve`` (set by hand in tests/test_build.py): build or serve a copy of the
+  repository (minutes).
+
+A test gets a marker when its function, a fixture it requests, or a helper of its module that
+it calls (followed through the module's own functions) names one of those things. So a new
+test is sorted without anyone remembering to mark it. ``make check`` runs the rest:
+``pytest -m "not site and not browser and not pdf and not build and not serve"``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+# Helpers shared with tools/ live in tools/ (tools never import from tests): browser.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+
+USES = {
+    "site": {"SITE", "built_page"},
+    "browser": {"launch", "serve_site"},
+    "pdf": {"pdf_path", "pdf_text"},
+}
+
+
+def _names(fn, module_globals: dict, seen: set) -> set[str]:
+    """Global names a function refers to, followed through the functions of its own module."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code in seen:
+        return set()
+    seen.add(code)
+    names: set[str] = set()
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        names.update(c.co_names)
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    for name in list(names):
+        value = inspect.unwrap(module_globals.get(name)) if callable(module_globals.get(name)) else None
+        if isinstance(value, types.FunctionType) and value.__module__ == module_globals.get("__name__"):
+            names |= _names(value, module_globals, seen)
+    return names
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        fn = getattr(item, "function", None)
+        if fn is None:
+            continue
+        module_globals = fn.__globals__
+        names = _names(fn, module_globals, set())
+        info = getattr(item, "_fixtureinfo", None)
+        for fixture in (info.name2fixturedefs if info else {}).values():
+            func = getattr(fixture[-1], "func", None)
+            if func is not None and getattr(func, "__module__", "").startswith(("test_", "conftest")):
+                names |= _names(func, getattr(func, "__globals__", {}), set())
+        marked = {m.name for m in item.iter_markers()}
+        for marker, uses in USES.items():
+            if names & uses and marker not in marked:
+                item.add_marker(getattr(pytest.mark, marker))

@@ -1,0 +1,255 @@
+"""The build and the edit loop: caches keyed by their inputs, strict errors that name their source,
+byte-identical builds, and `make serve` serving what a cold build writes.
+
+The fast tests here need nothing built. The ``build`` and ``serve`` tests copy the repository
+to a temporary folder and build (or serve) it there: minutes on a busy machine, so `make check`
+leaves them out and `make test` runs them.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from book import ROOT
+
+HOOKS = ROOT / "docs" / "hooks"
+
+
+def load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
+
+
+bookcache = load(HOOKS / "bookcache.py", "bookcache")
+serve_tool = load(ROOT / "tools" / "serve.py", "serve_tool")
+copy_repo = serve_tool.book_build.copy_repo
+
+
+# ---------------------------------------------------------------- fast: what the caches rely on
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module name an import statement of ``path`` mentions (``from . import figures`` -> {".", ".figures"})."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names |= {base} | {f"{base}.{a.name}" for a in node.names}
+    return names
+
+
+def test_no_attnkit_module_outside_figures_imports_figures():
+    """Listings, page numbers and widgets are keyed without attnkit/figures/: true only if no
+    other attnkit module imports it."""
+    offenders = []
+    for path in sorted((ROOT / "attnkit").glob("*.py")):
+        if any("figures" in name for name in imports_of(path)):
+            offenders.append(path.relative_to(ROOT).as_posix())
+    assert not offenders, f"these attnkit modules import attnkit.figures (the caches assume none does): {offenders}"
+
+
+def test_tools_do_not_import_from_tests():
+    offenders = []
+    for path in sorted((ROOT / "tools").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"""["']tests["']|/ ?"tests"|ROOT / "tests"|from tests\b|import tests\b""", text):
+            offenders.append(path.name)
+    assert not offenders, f"tools/ must not import from tests/ (move the helper to tools/): {offenders}"
+
+
+def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkeypatch):
+    figures = load(HOOKS / "figures.py", "figures_hook")
+    fake = tmp_path / "figures"
+    fake.mkdir()
+    for name in ("__init__.py", "_style.py", "ch3.py", "ch4.py"):
+        (fake / name).write_text(f"# {name}\n")
+    monkeypatch.setattr(figures, "FIGURE_DIR", fake)
+    monkeypatch.setattr(bookcache, "ROOT", tmp_path)
+    monkeypatch.setattr(figures, "sources", bookcache.sources)
+    k = figures.figure_key("ch3-x", "ch3.py", "zh")
+    assert figures.figure_key("ch3-x", "ch3.py", "en") != k, "language"
+    assert figures.figure_key("ch3-y", "ch3.py", "zh") != k, "figure id"
+    (fake / "ch4.py").write_text("# another module changed\n")
+    assert figures.figure_key("ch3-x", "ch3.py", "zh") == k, "an unrelated figure module changed the key"
+    (fake / "ch3.py").write_text("from .ch4 import helper\n")
+    k2 = figures.figure_key("ch3-x", "ch3.py", "zh")
+    assert k2 != k, "its own module"
+    (fake / "ch4.py").write_text("# imported module changed\n")
+    assert figures.figure_key("ch3-x", "ch3.py", "zh") != k2, "a figure module it imports"
+    (fake / "_style.py").write_text("# style changed\n")
+    assert figures.figure_key("ch3-x", "ch3.py", "zh") != k2, "the shared style"
+
+
+def test_environment_key_covers_numpy_matplotlib_and_fonts():
+    text = (HOOKS / "bookcache.py").read_text(encoding="utf-8")
+    body = text[text.index("def environment"):text.index("class Store")]
+    for part in ('"numpy"', '"matplotlib"', "fonts", "sys.version"):
+        assert part in body, part
+
+
+def test_memo_is_keyed_by_arguments_and_survives_processes(tmp_path, monkeypatch):
+    monkeypatch.setattr(bookcache, "_MEMO", bookcache.Store.__new__(bookcache.Store))
+    bookcache._MEMO.dir, bookcache._MEMO.suffix = tmp_path, ".pickle"
+    calls = []
+
+    def square(x):
+        calls.append(x)
+        return x * x
+
+    square.__module__ = "attnkit.fake"
+    assert bookcache.memo(square, 3) == 9 and bookcache.memo(square, 3) == 9 and bookcache.memo(square, 4) == 16
+    assert calls == [3, 4]
+    assert len(list(tmp_path.rglob("*.pickle"))) == 2
+
+
+def test_glossary_errors_name_the_entry():
+    glossary = load(HOOKS / "glossary.py", "glossary_hook_for_errors")
+    cases = [
+        ([{"id": "softmax", "zh": "softmax", "en": "softmax", "short": {"zh": "x"}}], "entry id 'softmax': short.en"),
+        ([{"zh": "注意力", "en": "attention"}], "entry #1 (注意力): id"),
+        ([{"id": "x", "zh": "a", "en": "b", "short": {"zh": "a", "en": "b"},
+           "section": {"zh": "a.md", "en": "b.md"}, "table": True}], "entry id 'x': metaphor.zh"),
+    ]
+    for data, expected in cases:
+        with pytest.raises(glossary.GlossaryError, match=re.escape(expected)):
+            glossary.check_entries(data)
+    assert glossary.check_entries(glossary.entries()), "the real glossary passes"
+
+
+def test_serve_rebuilds_only_the_language_an_edit_touches():
+    assert serve_tool.langs_for(ROOT / "docs" / "zh" / "ch3" / "softmax.md") == {"zh"}
+    assert serve_tool.langs_for(ROOT / "docs" / "en" / "ch3" / "softmax.md") == {"en"}
+    assert serve_tool.langs_for(ROOT / "mkdocs.en.yml") == {"en"}
+    for shared in ("docs/glossary.yml", "mkdocs.yml", "attnkit/core.py", "snippets/ch3/qkv.py", "docs/hooks/figures.py"):
+        assert serve_tool.langs_for(ROOT / shared) == {"zh", "en"}, shared
+    watched = {Path(p).parts[0] for p in serve_tool.WATCHED}
+    assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
+
+
+# ---------------------------------------------------------------- slow: builds in a copy
+
+
+def run_build(repo: Path, *args: str, env_extra=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(env_extra or {}))
+    return subprocess.run([sys.executable, "tools/build.py", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=1800)
+
+
+def tree(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.build
+def test_broken_anchor_and_failing_listing_fail_the_build_and_name_their_source(tmp_path):
+    repo = copy_repo(tmp_path / "repo", caches=True)
+    page = repo / "docs" / "en" / "ch3" / "softmax.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nSee [nowhere](scaling.md#no-such-anchor).\n", encoding="utf-8")
+    snippet = repo / "snippets" / "ch3" / "softmax_cake.py"
+    snippet.write_text(snippet.read_text(encoding="utf-8") + "\nraise ValueError('listing broke on purpose')\n", encoding="utf-8")
+    result = run_build(repo, "--lang", "en")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0, out[-3000:]
+    assert "no-such-anchor" in out, out[-3000:]
+    assert re.search(r"snippets/ch3/softmax_cake\.py \(included by docs/en/ch3/softmax\.md\)", out), out[-3000:]
+    assert "listing broke on purpose" in out
+
+
+@pytest.mark.build
+def test_a_second_build_writes_the_same_bytes_as_the_site(tmp_path):
+    """Build again from the same sources into a temporary folder and compare every file with
+    site/. In CI site/ is a cold build (a clean clone has no caches) and this one is warm, so the
+    test also proves that the caches hold exactly what a fresh computation gives. The PDFs are
+    not compared: their cover carries the build date unless SOURCE_DATE_EPOCH is set."""
+    site = ROOT / "site"
+    assert (site / "index.html").is_file() and (site / "en" / "index.html").is_file(), "run `make build` first"
+    again = run_build(ROOT, "-d", str(tmp_path / "again"))
+    assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
+    first = {k: v for k, v in tree(site).items() if not k.startswith("pdf/")}
+    second = tree(tmp_path / "again")
+    assert sorted(first) == sorted(second), (
+        f"files only in site/: {sorted(set(first) - set(second))[:10]}, only in the rebuild: "
+        f"{sorted(set(second) - set(first))[:10]} (sources edited since `make build`?)")
+    differ = [name for name in first if first[name] != second[name]]
+    assert not differ, f"files that differ between site/ and a rebuild (sources edited since `make build`?): {differ[:20]}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
+
+
+def poll(url: str, changed, timeout: float = 600) -> tuple[bytes, float]:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        try:
+            body = fetch(url)
+            if changed(body):
+                return body, time.monotonic() - start
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"{url} did not change within {timeout} s")
+
+
+SCRIPT = re.compile(rb'<script src="/__serve__/reload\.js"[^>]*></script>')
+
+
+@pytest.mark.serve
+def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_path):
+    repo = copy_repo(tmp_path / "repo", caches=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    log = open(tmp_path / "serve.log", "w")
+    server = subprocess.Popen([sys.executable, "tools/serve.py", "--lang", "zh", "--port", str(port)],
+                              cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        figure_url, page_url = f"{base}/figures/ch3-softmax-amplify.svg", f"{base}/ch3/softmax/"
+        before_svg, _ = poll(figure_url, lambda body: body.startswith(b"<?xml"))
+        # edit a figure function (its zh label) and a listing (one more line of output)
+        figures = repo / "attnkit" / "figures" / "ch3.py"
+        figures.write_text(figures.read_text(encoding="utf-8").replace('"① 原始得分"', '"① 原始的得分"'), encoding="utf-8")
+        snippet = repo / "snippets" / "ch3" / "softmax_cake.py"
+        snippet.write_text(snippet.read_text(encoding="utf-8") + 'print("edited while serving")\n', encoding="utf-8")
+        served_svg, _ = poll(figure_url, lambda body: body != before_svg)
+        served_page, _ = poll(page_url, lambda body: b"edited while serving" in body)
+        served_svg = fetch(figure_url)        # the page and the figure of one build
+        served_page = fetch(page_url)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        log.close()
+    cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
+                     env_extra={"BOOK_CACHE": str(tmp_path / "empty-cache"), "SITE_URL": f"{base}/"})
+    assert cold.returncode == 0, (cold.stdout + cold.stderr)[-3000:]
+    cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
+    cold_page = (tmp_path / "cold" / "ch3" / "softmax" / "index.html").read_bytes()
+    assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"
+    assert served_svg != before_svg
+    assert SCRIPT.sub(b"", served_page) == cold_page, "the served page is not what a cold build writes"

@@ -1,0 +1,130 @@
+"""The live-training widget of 8.5: its data equals attnkit, and in headless Chromium it trains the
+tiny GPT in Pyodide to the same losses as CPython, with the keyboard, without blocking the page."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+
+import pytest
+
+from attnkit import tinygpt
+from book import ROOT
+
+SITE = ROOT / "site"
+PAGE = {"zh": "/ch8/train-in-browser/", "en": "/en/ch8/train-in-browser/"}
+spec = importlib.util.spec_from_file_location("widgets_hook", ROOT / "docs" / "hooks" / "widgets.py")
+hook = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hook)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_widget_data_is_the_books_training(lang):
+    data = json.loads((SITE / ("en/" if lang == "en" else "") / "data/widgets/train-gpt.json").read_text(encoding="utf-8"))
+    assert data == json.loads(json.dumps(hook.train_gpt_data(lang)))
+    _, losses = tinygpt.train(**tinygpt.BOOK)
+    assert data["reference"] == losses
+    assert data["lr"] in data["lrs"] and data["steps"] == tinygpt.BOOK["steps"]
+    assert data["guess"] == pytest.approx(math.log(tinygpt.BOOK["vocab_size"]))
+    other = "en" if lang == "zh" else "zh"
+    assert set(data["labels"]) == set(hook.GPT_LABELS[other])
+    assert data["labels"] != hook.GPT_LABELS[other]
+
+
+def test_the_code_the_widget_runs_is_the_trainer():
+    """The widget's code templates, run in CPython, give Trainer's losses (Pyodide is checked below)."""
+    sent = []
+    playground = type("playground", (), {"_emit": staticmethod(lambda kind, data: sent.append((kind, data)))})
+    code = hook.GPT_CODE
+    namespace = {}
+    import sys
+    sys.modules["playground"] = playground
+    try:
+        exec(code["reset"].format(seed=3, lr=0.03, example=[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5]), namespace)
+        exec(code["run"].format(k=5), namespace)
+        exec(code["run"].format(k=5), namespace)
+    finally:
+        del sys.modules["playground"]
+    assert [kind for kind, _ in sent] == ["gpt"] * 3
+    assert sent[0][1]["step"] == 0 and sent[2][1]["step"] == 10
+    assert sent[1][1]["losses"] + sent[2][1]["losses"] == tinygpt.train(steps=10, seed=3, lr=0.03)[1]
+    weights = sent[2][1]["weights"]
+    assert len(weights) == 2 and len(weights[0]) == 11
+    with pytest.raises(ValueError, match="call live_reset"):
+        tinygpt._live.clear()
+        tinygpt.live_run(1)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser import launch, serve_site
+
+    with serve_site() as base, launch() as b:
+        yield base, b
+
+
+def _losses(page):
+    return json.loads(page.get_attribute("[data-widget='train-gpt']", "data-losses") or "[]")
+
+
+def _wait_steps(page, at_least, timeout=240_000):
+    page.wait_for_function(
+        f"Number(document.querySelector(\"[data-widget='train-gpt']\").dataset.step) >= {at_least}",
+        timeout=timeout)
+
+
+@pytest.mark.browser
+def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
+    base, b = browser
+    page = b.new_page()
+    page.goto(base + PAGE["en"])
+    widget = page.wait_for_selector("[data-widget='train-gpt'][data-mounted='yes']")
+    assert widget.get_attribute("data-python") is not None
+    start = page.locator("[data-widget='train-gpt'] [data-action='start']")
+    assert start.inner_text() == "Start training"
+    start.focus()
+    page.keyboard.press("Enter")                                   # keyboard-operable
+    _wait_steps(page, 10)
+    # the page is not blocked while Python trains: the main thread answers at once
+    lag = page.evaluate("() => new Promise(r => { const t = performance.now(); setTimeout(() => r(performance.now() - t), 0); })")
+    assert lag < 1000
+    page.keyboard.press("Enter")                                   # pause (focus stayed on the button)
+    page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='paused']")
+    losses = _losses(page)
+    assert len(losses) >= 10
+    _, cpython = tinygpt.train(**{**tinygpt.BOOK, "steps": len(losses)})
+    assert losses == pytest.approx(cpython, abs=1e-9, rel=0)
+    assert page.get_attribute("[data-widget='train-gpt'] .gpt-check", "data-matches") == "true"
+    assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == tinygpt.BOOK["n_heads"]
+    assert page.locator("[data-widget='train-gpt'] [aria-live='polite']").inner_text().startswith("Paused")
+    # another seed and learning rate: reset, train, and again equal to CPython
+    page.fill("[data-widget='train-gpt'] input.gpt-seed", "3")
+    page.press("[data-widget='train-gpt'] input.gpt-seed", "Enter")
+    page.select_option("[data-widget='train-gpt'] select.gpt-lr", "0.03")
+    page.wait_for_function("document.querySelector(\"[data-widget='train-gpt']\").dataset.step === '0'")
+    start.click()
+    _wait_steps(page, 5)
+    start.click()
+    page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='paused']")
+    losses = _losses(page)
+    _, cpython = tinygpt.train(**{**tinygpt.BOOK, "seed": 3, "lr": 0.03, "steps": len(losses)})
+    assert losses == pytest.approx(cpython, abs=1e-9, rel=0)
+    assert page.errors == [] and page.outside == []
+
+
+@pytest.mark.browser
+def test_chinese_labels_phone_width_dark_and_print_form(browser):
+    base, b = browser
+    page = b.new_page(width=375, height=740, dark=True)
+    page.goto(base + PAGE["zh"])
+    page.wait_for_selector("[data-widget='train-gpt'][data-mounted='yes']")
+    start = page.locator("[data-widget='train-gpt'] [data-action='start']")
+    assert start.inner_text() == "开始训练"
+    assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == tinygpt.BOOK["n_heads"]   # before training, from the build
+    width = page.evaluate("document.querySelector(\"[data-widget='train-gpt']\").scrollWidth")
+    assert width <= 375
+    page.emulate_media(media="print")
+    assert not page.locator("[data-widget='train-gpt']").is_visible()
+    assert page.locator("img[src$='ch8-train.svg']").is_visible()
+    assert page.errors == [] and page.outside == []
