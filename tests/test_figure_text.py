@@ -16,7 +16,7 @@ import re
 import pytest
 
 from browser import SITE, launch, serve_site
-from test_axe import AXE, SETTLE, TAGS, site_pages
+from test_axe import SETTLE, TAGS, inject_axe, site_pages
 
 MIN_PX = 9.0
 PT_TO_PX = 4 / 3
@@ -142,7 +142,7 @@ def test_no_label_under_9px_on_a_phone(site, lang):
                        natural: img.naturalWidth, scrolls: frame.scrollWidth > frame.clientWidth,
                        frameWidth: frame.clientWidth }; }""")
             if not page.evaluate("() => typeof axe !== 'undefined'"):
-                page.add_script_tag(path=str(AXE))
+                inject_axe(page, base)
             found = page.evaluate("""async (tags) => (await axe.run(document.querySelector("dialog[open]"),
                 { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] })).violations.map(v => v.id)""", TAGS)
             if found:
