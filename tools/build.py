@@ -54,6 +54,7 @@ def build_or_explain(lang: str, site_dir: str) -> None:
     `mkdocs` command does) and exits with 1, instead of a Python traceback."""
     from mkdocs.exceptions import MkDocsException
 
+    os.setpgrp()   # its own process group: serve stops the build with everything it started
     try:
         build_one(lang, site_dir)
     except MkDocsException as error:
