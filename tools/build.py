@@ -32,6 +32,9 @@ def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
     import logging
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    # This repository's attnkit, not whichever one the environment finds first (an editable
+    # install may point at another clone): what `python -m mkdocs` in ROOT does with its cwd.
+    sys.path.insert(0, str(ROOT))
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -44,6 +47,18 @@ def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
         build(config)
     finally:
         config.plugins.on_shutdown()
+
+
+def build_or_explain(lang: str, site_dir: str) -> None:
+    """:func:`build_one`, for tools/serve.py: a failed build prints MkDocs' message (as the
+    `mkdocs` command does) and exits with 1, instead of a Python traceback."""
+    from mkdocs.exceptions import MkDocsException
+
+    try:
+        build_one(lang, site_dir)
+    except MkDocsException as error:
+        print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
 
 
 def command(lang: str, site_dir: Path) -> list[str]:

@@ -97,7 +97,7 @@ class Builder:
             self.count += 1
             out = self.workdir / f"{self.lang}-{self.count}"
             start = time.perf_counter()
-            job = self.ctx.Process(target=book_build.build_one, args=(self.lang, str(out)))
+            job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
             job.start()
             job.join()
             seconds = time.perf_counter() - start
@@ -126,6 +126,12 @@ def make_handler(builders: dict[str, Builder]):
 
         def log_message(self, *args):
             pass
+
+        def handle_one_request(self):
+            try:
+                super().handle_one_request()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True   # the browser went away (a reload): nothing to report
 
         def _send(self, status: int, body: bytes, content_type: str):
             self.send_response(status)

@@ -147,6 +147,8 @@ def worker_pool(n: int):
 
     if str(HOOKS) not in sys.path:   # workers unpickle bookcache.call (MkDocs restores sys.path after loading hooks)
         sys.path.append(str(HOOKS))
+    if sys.path[0] != str(ROOT):     # workers import this repository's attnkit, whatever else is installed
+        sys.path.insert(0, str(ROOT))
     return ProcessPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)),
                                mp_context=multiprocessing.get_context("spawn"))
 
