@@ -190,7 +190,8 @@ def test_a_second_build_writes_the_same_bytes_as_the_site(tmp_path):
         f"files only in site/: {sorted(set(first) - set(second))[:10]}, only in the rebuild: "
         f"{sorted(set(second) - set(first))[:10]} (sources edited since `make build`?)")
     differ = [name for name in first if first[name] != second[name]]
-    assert not differ, f"files that differ between site/ and a rebuild (sources edited since `make build`?): {differ[:20]}"
+    assert not differ, (f"files that differ between site/ and a rebuild: {differ[:20]} (sources edited, or a commit "
+                        "made, since `make build`? The print page's cover names the commit)")
 
 
 def free_port() -> int:

@@ -67,7 +67,7 @@ def test_no_page_violates_its_policy(lang):
 
     pages = [p for p in built_pages() if (p.relative_to(SITE).parts[0] == "en") == (lang == "en")]
     with serve_site() as base, launch() as browser:
-        page = browser.new_page()
+        page = browser.new_page(csp=True)
         page.add_init_script(f"({RECORD})()")
         csp_console = []
         page.on("console", lambda m: "Content Security Policy" in m.text and csp_console.append(m.text))

@@ -54,6 +54,7 @@ def build_or_explain(lang: str, site_dir: str) -> None:
     `mkdocs` command does) and exits with 1, instead of a Python traceback."""
     from mkdocs.exceptions import MkDocsException
 
+    os.setpgrp()   # its own process group: serve stops the build with everything it started
     try:
         build_one(lang, site_dir)
     except MkDocsException as error:
@@ -127,10 +128,10 @@ def copy_repo(dest: Path, caches: bool) -> Path:
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     (dest / ".cache").mkdir()
     (dest / ".cache" / "pyodide").symlink_to(ROOT / ".cache" / "pyodide")
-    if caches:
-        for name in ("figures", "listings", "memo", "notebooks", "playground"):
-            if (ROOT / ".cache" / name).is_dir():
-                shutil.copytree(ROOT / ".cache" / name, dest / ".cache" / name)
+    if caches:   # every cache but the downloads (linked above)
+        for path in sorted((ROOT / ".cache").iterdir()) if (ROOT / ".cache").is_dir() else []:
+            if path.is_dir() and path.name != "pyodide":
+                shutil.copytree(path, dest / ".cache" / path.name)
     return dest
 
 

@@ -29,6 +29,7 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -84,7 +85,17 @@ class Builder:
         self.pending = threading.Event()
         self.pending.set()                      # the first build
         self.count = 0
+        self.job = None
         threading.Thread(target=self._loop, daemon=True).start()
+
+    def stop(self):
+        """End a running build and every process it started (figure workers, notebook kernels)."""
+        job = self.job
+        if job is not None and job.is_alive():
+            try:
+                os.killpg(job.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
 
     def request(self):
         self.pending.set()
@@ -97,7 +108,7 @@ class Builder:
             self.count += 1
             out = self.workdir / f"{self.lang}-{self.count}"
             start = time.perf_counter()
-            job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
+            job = self.job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
             job.start()
             job.join()
             seconds = time.perf_counter() - start
@@ -254,6 +265,7 @@ def main() -> None:
     else:
         os.environ["PYTHONPATH"] = saved
     workdir = Path(tempfile.mkdtemp(prefix="book-serve-"))
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     server = http.server.ThreadingHTTPServer((args.host, args.port), None)
     try:
         builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
@@ -265,6 +277,8 @@ def main() -> None:
     except KeyboardInterrupt:
         pass
     finally:
+        for builder in locals().get("builders", {}).values():
+            builder.stop()
         server.server_close()
         shutil.rmtree(workdir, ignore_errors=True)
         try:
