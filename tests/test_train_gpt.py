@@ -69,9 +69,10 @@ def _losses(page):
 
 
 def _wait_steps(page, at_least, timeout=240_000):
+    # a function, not an expression string: the page's CSP forbids eval (Playwright evals strings)
     page.wait_for_function(
-        f"Number(document.querySelector(\"[data-widget='train-gpt']\").dataset.step) >= {at_least}",
-        timeout=timeout)
+        "n => Number(document.querySelector(\"[data-widget='train-gpt']\").dataset.step) >= n",
+        arg=at_least, timeout=timeout)
 
 
 @pytest.mark.browser
@@ -102,7 +103,7 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     page.fill("[data-widget='train-gpt'] input.gpt-seed", "3")
     page.press("[data-widget='train-gpt'] input.gpt-seed", "Enter")
     page.select_option("[data-widget='train-gpt'] select.gpt-lr", "0.03")
-    page.wait_for_function("document.querySelector(\"[data-widget='train-gpt']\").dataset.step === '0'")
+    page.wait_for_selector("[data-widget='train-gpt'][data-step='0']")
     start.click()
     _wait_steps(page, 5)
     start.click()
@@ -122,7 +123,7 @@ def test_chinese_labels_phone_width_dark_and_print_form(browser):
     start = page.locator("[data-widget='train-gpt'] [data-action='start']")
     assert start.inner_text() == "开始训练"
     assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == tinygpt.BOOK["n_heads"]   # before training, from the build
-    width = page.evaluate("document.querySelector(\"[data-widget='train-gpt']\").scrollWidth")
+    width = page.locator("[data-widget='train-gpt']").evaluate("e => e.scrollWidth")
     assert width <= 375
     page.emulate_media(media="print")
     assert not page.locator("[data-widget='train-gpt']").is_visible()

@@ -98,7 +98,7 @@ def browser(site: Path, runs: int) -> None:
             page.wait_for_selector("[data-widget='train-gpt'][data-mounted='yes']")
             start = time.perf_counter()
             page.click("[data-widget='train-gpt'] [data-action='start']")
-            page.wait_for_function("Number(document.querySelector(\"[data-widget='train-gpt']\").dataset.step) > 0")
+            page.wait_for_function("() => Number(document.querySelector(\"[data-widget='train-gpt']\").dataset.step) > 0")
             first = time.perf_counter()
             first_step = int(page.get_attribute("[data-widget='train-gpt']", "data-step"))
             page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='done']")
