@@ -260,6 +260,11 @@ def attention_peak_bytes(ns, d_k=64, block_size=64, *, seed=0):
     block_size = _block_size(block_size)
     rng = np.random.default_rng(seed)
     full, tiled = [], []
+    # one warm-up run of each first: what a first call allocates once (caches, lazily built
+    # objects) is not attention's memory, and would make the first point depend on history
+    q0 = rng.normal(size=(8, d_k))
+    scaled_dot_product_attention(q0, q0, q0)
+    tiled_attention(q0, q0, q0, block_size=block_size)
     for n in ns:
         n = check_positive_int("n", n)
         q, k, v = rng.normal(size=(3, n, d_k))         # (n, d_k) each

@@ -131,7 +131,8 @@ def run(page, key: bool = False) -> str:
         page.keyboard.press("Control+Enter")
     else:
         page.click(".pg-run")
-    page.wait_for_selector(f"[data-playground][data-runs='{runs + 1}']")
+    # Generous: the first run loads Python (3-5 s on a quiet machine, 20-30 s on a busy CI box).
+    page.wait_for_selector(f"[data-playground][data-runs='{runs + 1}']", timeout=120_000)
     return page.inner_text(".pg-output")
 
 
@@ -248,3 +249,64 @@ def test_nothing_was_requested_from_outside_the_site(playground):
     assert "numpy 2.0.2" in run(page)
     assert not page.outside, f"requests to outside the site: {page.outside}"
     assert not page.errors, f"console errors: {page.errors}"
+
+
+def on_playground(base, page) -> None:
+    """Stay on the playground page the earlier tests left open, or open the English one."""
+    if "/playground/" not in page.url:
+        page.goto(f"{base}/en/playground/")
+        page.wait_for_selector(".cm-content")
+
+
+@pytest.mark.browser
+def test_a_syntax_error_shows_the_readers_line_not_the_parser(playground):
+    base, page = playground
+    on_playground(base, page)
+    set_code(page, "x = 1\nprint(x\n")
+    run(page)
+    trace = page.inner_text(".pg-traceback")
+    assert 'File "main.py", line 2' in trace and "print(x" in trace and "SyntaxError" in trace
+    assert "ast.py" not in trace and "playground.py" not in trace and "Traceback" not in trace
+
+
+@pytest.mark.browser
+def test_input_says_it_is_unavailable_and_how_to_set_the_value(playground):
+    base, page = playground
+    on_playground(base, page)
+    set_code(page, "name = input('Your name? ')\nprint(name)\n")
+    run(page)
+    trace = page.inner_text(".pg-traceback")
+    if page.evaluate("document.documentElement.lang") == "zh":
+        assert "input() 在网页里的 Python 用不了" in trace and 'name = "小猫"' in trace, trace
+    else:
+        assert "input() does not work" in trace and 'name = "kitten"' in trace, trace
+    assert 'File "main.py", line 1' in trace and "playground.py" not in trace
+
+
+@pytest.mark.browser
+def test_output_of_one_run_never_leaks_into_the_next(playground):
+    base, page = playground
+    on_playground(base, page)
+    set_code(page, "print('first run', end='')\n")
+    assert run(page).strip() == "first run"
+    set_code(page, "print('second run')\n")
+    assert run(page).strip() == "second run"
+
+
+@pytest.mark.browser
+def test_a_load_failure_is_a_message_not_a_hang(playground):
+    base, page = playground
+    context = page.context
+    blocked = "**/assets/pyodide/pyodide.js"
+    context.route(blocked, lambda route: route.abort())
+    try:
+        page.goto(f"{base}/en/playground/")
+        page.wait_for_selector(".cm-content")
+        page.click(".pg-run")
+        page.wait_for_selector(".pg-status[data-kind='error']", timeout=60000)
+        status = page.inner_text(".pg-status")
+        assert status.startswith("Python failed to load:") and "pyodide.js" in status, status
+        assert page.get_attribute("[data-playground]", "data-state") == "idle"
+    finally:
+        context.unroute(blocked)
+        page.errors.clear()  # the blocked request is logged as a console error by design

@@ -82,3 +82,17 @@ def test_the_checker_itself():
     assert uncited("en", "x.md", "BERT reads both ways.") == ["en/x.md: names BERT without citing references.md#ref-bert-2019"]
     assert uncited("en", "x.md", "BERT [[P7]](../references.md#ref-bert-2019).") == []
     assert uncited("en", "x.md", "```python\nBERT = 1\n```\n`BERT`") == []
+
+
+LABELLED = re.compile(r"^\[(?P<label>[A-Z]?\d+)\] (?:.*\n)*?\{:\s*#ref-(?P<id>[\w-]+)", re.M)
+CITED_AS = re.compile(r"\[\[(?P<label>[^\]]+)\]\]\((?:\.\./)*references\.md#ref-(?P<id>[\w-]+)\)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_citation_shows_its_entry_label(lang):
+    """[[P7]](…#ref-bert-2019) must say P7 because the entry is numbered [P7] on the references page."""
+    labels = {m["id"]: m["label"] for m in LABELLED.finditer((DOCS / lang / "references.md").read_text(encoding="utf-8"))}
+    problems = [f"{lang}/{page}: [[{m['label']}]] for ref-{m['id']}, whose entry is [{labels.get(m['id'])}]"
+                for page in pages(lang) for m in CITED_AS.finditer((DOCS / lang / page).read_text(encoding="utf-8"))
+                if labels.get(m["id"]) != m["label"]]
+    assert not problems, "\n".join(problems)

@@ -415,7 +415,7 @@ def test_a_phone_tap_picks_a_word(site):
 
     base, browser = site
     context = browser._browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True,
-                                           service_workers="block")
+                                           service_workers="block", bypass_csp=True)  # see tools/browser.py
     page = Page(context)
     page.goto(base + "/tour/")
     page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")

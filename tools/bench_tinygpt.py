@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
 sys.path.insert(0, str(ROOT))
 
 from attnkit import tinygpt  # noqa: E402

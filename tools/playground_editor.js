@@ -27,7 +27,9 @@ export function createEditor(parent, { doc = "", onRun = () => {}, label = "Pyth
           { key: "Shift-Enter", run, preventDefault: true },
           indentWithTab, ...defaultKeymap, ...historyKeymap,
         ]),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: the editable area is focusable anyway; saying so lets checkers (axe's
+        // scrollable-region-focusable) see that the scrolling editor is reachable by keyboard.
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       ],
     }),
   });

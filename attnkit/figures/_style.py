@@ -12,6 +12,9 @@ BLUE = "#3f51b5"     # keys / weights
 TEAL = "#17a398"     # values
 GRID = "#cfd8dc"
 
+# The smallest label: 7 pt is 9.3 CSS px when the figure is shown at full size (tests/test_figure_text.py).
+MIN_LABEL_PT = 7
+
 STYLE = {
     "font.family": ["Noto Sans CJK SC", "DejaVu Sans"],
     "font.size": 11,
@@ -110,5 +113,5 @@ def weights_map(ax, w, rows, cols, *, fontsize=8.5, numbers=True, rotate=None):
     if numbers:
         for i in range(n_r):
             for j in range(n_c):
-                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=fontsize - 2,
+                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=max(fontsize - 2, MIN_LABEL_PT),
                         color="white" if w[i, j] > 0.5 else MUTED)

@@ -245,6 +245,10 @@ def online_softmax(lang: str):
 def tiled_memory(lang: str):
     """Extra memory at the peak, measured with tracemalloc: full against tiled attention."""
     full, tiled = attention_peak_bytes(TILED_NS, d_k=TILED_D_K, block_size=TILED_BLOCK)
+    # two significant digits: tracemalloc also counts a few hundred bytes of Python objects
+    # that depend on what the process did before, which must not change the drawn SVG
+    sig2 = lambda a: np.array([float(f"{x:.2g}") for x in a])            # noqa: E731
+    full, tiled = sig2(full), sig2(tiled)
     fig, ax = plt.subplots(figsize=(7.4, 4.2))
     ax.plot(TILED_NS, full / 2**20, "o-", color=ACCENT, lw=2,
             label=tr(lang, "一次算完：造出 n×n 的表", "all at once: builds the n×n table"))

@@ -50,8 +50,7 @@ def expand(markdown: str, lang: str) -> str:
     return listings.FENCE.sub(replace, markdown)
 
 
-# Last of all: docs/hooks/exec_cache.py (priority -100) still reads the snippet names from the
-# include lines, to name the file when a listing fails; the code it caches is the filtered one.
+# Last of all (docs/hooks/exec_cache.py reads the include lines at priority 100, before this).
 @event_priority(-110)
 def on_page_markdown(markdown, page, config, files):
     return expand(markdown, config.theme["language"])

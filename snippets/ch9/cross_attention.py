@@ -5,9 +5,12 @@ from attnkit.qa import PASSAGE, QUESTION, qa_weights, vectors
 lang = "zh"                                   # [zh]
 lang = "en"                                   # [en]
 question, passage = QUESTION[lang], PASSAGE[lang]
-x = vectors(question, lang)                   # (n, d_model): queries
-memory = vectors(passage, lang)               # (n_kv, d_model): keys, values
-w_q, w_k, w_v, w_o = qa_weights()             # (d_model, d_model) each
+x = vectors(question, lang)                   # (n, d_model)：查询 [zh]
+x = vectors(question, lang)                   # (n, d_model): queries [en]
+memory = vectors(passage, lang)               # (n_kv, d_model)：键和值 [zh]
+memory = vectors(passage, lang)               # (n_kv, d_model): keys, values [en]
+w_q, w_k, w_v, w_o = qa_weights()             # 各 (d_model, d_model) [zh]
+w_q, w_k, w_v, w_o = qa_weights()             # (d_model, d_model) each [en]
 out, weights = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads=1,
                                     memory=memory)   # (n, d), (heads, n, n_kv)
 print(x.shape, memory.shape, "->", weights.shape)

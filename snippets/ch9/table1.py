@@ -8,7 +8,8 @@ d = 512
 for n in (100, 512, 4096):
     print(f"n = {n}, d = {d}")
     for kind, (ops, sequential, path) in table1(n, d, k=3, r=64).items():
-        print(f"  {name[kind]:14} {ops:>13}  {sequential:>5}  {path:>5}")   # ops, sequential, path
+        print(f"  {name[kind]:14} {ops:>13}  {sequential:>5}  {path:>5}")   # 运算量、串行步数、路径长度 [zh]
+        print(f"  {name[kind]:14} {ops:>13}  {sequential:>5}  {path:>5}")   # ops, sequential, path [en]
 
 # 一整层编码器，d_model 512，d_ff 2048 [zh]
 # one whole encoder layer, d_model 512, d_ff 2048 [en]

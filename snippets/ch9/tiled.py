@@ -2,7 +2,8 @@ import numpy as np
 from attnkit import causal_mask, scaled_dot_product_attention
 from attnkit.tiled import EXAMPLE_SCORES, online_softmax_trace, peak_bytes, tiled_attention
 
-t = online_softmax_trace(EXAMPLE_SCORES, block_size=4)   # 1 query, 12 keys, 3 blocks
+t = online_softmax_trace(EXAMPLE_SCORES, block_size=4)   # 1 个查询、12 个键、3 块 [zh]
+t = online_softmax_trace(EXAMPLE_SCORES, block_size=4)   # 1 query, 12 keys, 3 blocks [en]
 for b in range(len(t)):
     print(f"{t.starts[b] + 1:2}-{t.stops[b]:2}: max {t.block_max[b]:4.1f}  "
           f"m = {t.running_max[b]:4.1f}  l = {t.running_sum[b]:.4f}")

@@ -16,6 +16,7 @@ const TEXT = {
     error: "代码出错了，报错信息在下面。",
     stopped: "已停止。Python 正在重新启动，下一次运行照常进行。",
     failed: (m) => `Python 加载失败：${m}`,
+    timeout: (s) => `Python 在 ${s} 秒内没有加载完成（网络太慢，或者浏览器拦截了它）。请刷新页面再试一次。`,
     copied: "链接已放进地址栏，并复制到剪贴板。",
     shareReady: "链接已放进地址栏，可以直接复制。",
     truncated: "（输出太长，后面的部分省略了）",
@@ -34,6 +35,7 @@ const TEXT = {
     error: "The code raised an error; the traceback is below.",
     stopped: "Stopped. Python is restarting; your next run works as usual.",
     failed: (m) => `Python failed to load: ${m}`,
+    timeout: (s) => `Python did not finish loading within ${s} s (a slow network, or the browser blocked it). Reload the page to try again.`,
     copied: "The link is in the address bar and copied to the clipboard.",
     shareReady: "The link is in the address bar, ready to copy.",
     truncated: "(output too long: the rest is left out)",
@@ -41,6 +43,7 @@ const TEXT = {
   },
 };
 const MAX_OUTPUT = 200000;
+const LOAD_TIMEOUT_S = 90;   // Python that has not loaded by then is reported as failed, not left hanging
 
 // One Python worker for the whole visit, reused when the reader comes back to the page.
 const runtime = {
@@ -65,13 +68,21 @@ const runtime = {
       if (this.listener) this.listener({ type: "failed", text: event.message || "worker error" });
     };
     worker.postMessage({ type: "init", base: this.root });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (worker !== this.worker || this.state !== "loading") return;
+      this.state = "failed";
+      this.busy = false;
+      worker.terminate();
+      if (this.listener) this.listener({ type: "failed", timeout: LOAD_TIMEOUT_S });
+    }, LOAD_TIMEOUT_S * 1000);
   },
   ensure() { if (!this.worker || this.state === "failed") this.start(); },
-  run(code) {
+  run(code, lang) {
     this.ensure();
     this.busy = true;
     const id = this.nextId++;
-    this.worker.postMessage({ type: "run", id, code });
+    this.worker.postMessage({ type: "run", id, code, lang });
     return id;
   },
   stop() {
@@ -223,7 +234,7 @@ export async function mount(el, root) {
       if (!current) stopButton.disabled = true;
     } else if (m.type === "failed") {
       progress.hidden = true; current = null; busy(false);
-      setStatus(t.failed(m.text), "error");
+      setStatus(m.timeout ? t.timeout(m.timeout) : t.failed(m.text), "error");
     } else if (m.id !== undefined && m.id !== current) {
       // output of a run that was stopped: ignore
     } else if (m.type === "stdout" || m.type === "stderr") {
@@ -251,7 +262,7 @@ export async function mount(el, root) {
     output.replaceChildren(); pre = null; pending = ""; length = 0;
     busy(true);
     setStatus(t.running, "running");
-    current = runtime.run(editor.get());
+    current = runtime.run(editor.get(), lang);
   }
   function stop() {
     current = null; pending = "";

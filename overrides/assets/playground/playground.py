@@ -60,12 +60,32 @@ def _looks_like_weights(value) -> bool:
     return np.issubdtype(value.dtype, np.number) and max(value.shape[-2:]) <= MAX_CELLS
 
 
-def _run(code: str, emit) -> int:
+NO_INPUT = {
+    "zh": "这里没有键盘输入：input() 在网页里的 Python 用不了。请直接在代码里写上这个值，例如 name = \"小猫\"。",
+    "en": "There is no keyboard input here: input() does not work in the browser's Python. "
+          "Write the value into the code instead, for example name = \"kitten\".",
+}
+
+
+class InputNotAvailable(RuntimeError):
+    """Raised by input() in the playground."""
+
+    __module__ = "builtins"  # shown as "InputNotAvailable: ...", without this module's name
+
+
+def _no_input(lang: str):
+    def input(prompt=""):  # noqa: A001  (the reader's input())
+        raise InputNotAvailable(NO_INPUT.get(lang, NO_INPUT["en"]))
+
+    return input
+
+
+def _run(code: str, emit, lang: str = "en") -> int:
     """Run the reader's code in fresh globals; 0 if it finished, 1 if it raised."""
     global _emit
     _emit = emit
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
-    namespace = {"__name__": "__main__", "__file__": FILENAME, "show": show}
+    namespace = {"__name__": "__main__", "__file__": FILENAME, "show": show, "input": _no_input(lang)}
     try:
         tree = ast.parse(code, FILENAME)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -87,12 +107,16 @@ def _run(code: str, emit) -> int:
 
 
 def _report(error: BaseException) -> None:
-    """A traceback that starts at the reader's code (the playground's own frames left out)."""
+    """A traceback of the reader's code only (the playground's own frames left out)."""
+    if isinstance(error, SyntaxError) and error.filename == FILENAME:
+        # Only the reader's line and the caret: the frames of ast.py / compile() mean nothing to them.
+        text = "".join(traceback.format_exception_only(type(error), error))
+        _emit("error", {"text": text, "name": type(error).__name__})
+        return
     here = __file__
-    tb = error.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename == here:
-        tb = tb.tb_next
-    text = "".join(traceback.format_exception(type(error), error, tb))
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != here]
+    text = "".join(["Traceback (most recent call last):\n", *traceback.format_list(frames)]) if frames else ""
+    text += "".join(traceback.format_exception_only(type(error), error))
     _emit("error", {"text": text, "name": type(error).__name__})
 
 

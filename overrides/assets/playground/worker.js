@@ -1,6 +1,7 @@
 // The playground's Python: Pyodide + NumPy + attnkit in a Web Worker, so the page never freezes.
 // Every file comes from the site itself. The page sends {type: "init", base} once (base = the
-// site root URL), then {type: "run", id, code}; Stop terminates this worker and starts a new one.
+// site root URL), then {type: "run", id, code, lang} (lang, "zh" or "en", picks the language of
+// the playground's own messages; optional); Stop terminates this worker and starts a new one.
 /* global loadPyodide, importScripts */
 
 // The Pyodide folder, relative to this script. One copy serves both languages: the English
@@ -8,6 +9,8 @@
 const PYODIDE = "../pyodide/";
 
 let ready = null;
+const stdout = new TextDecoder();
+const stderr = new TextDecoder();
 const MAX_OUTPUT = 200000;   // characters of printed text per run; the rest is dropped
 
 function post(message) {
@@ -51,8 +54,10 @@ async function init(base) {
   ]);
   pyodide.unpackArchive(await kit.arrayBuffer(), "zip", { extractDir: "/book" });
   pyodide.FS.writeFile("/book/playground.py", await helper.text());
-  pyodide.setStdout({ batched: (text) => write("stdout", text + "\n") });
-  pyodide.setStderr({ batched: (text) => write("stderr", text + "\n") });
+  // Every write as it happens (not line-batched): a print(..., end="") at the end of one run
+  // is shown in that run, never carried into the next.
+  pyodide.setStdout({ write: (bytes) => { write("stdout", stdout.decode(bytes, { stream: true })); return bytes.length; } });
+  pyodide.setStderr({ write: (bytes) => { write("stderr", stderr.decode(bytes, { stream: true })); return bytes.length; } });
   pyodide.globals.get("__import__")("sys").path.insert(0, "/book");
   const playground = pyodide.pyimport("playground");
   // A missing numpy wheel does not make loadPackage throw: prove that numpy imports.
@@ -66,7 +71,7 @@ function ok(response) {
   return response;
 }
 
-async function run(id, code) {
+async function run(id, code, lang) {
   const { playground } = await ready;
   Object.assign(out, { id, kind: "stdout", text: "", sent: 0, last: performance.now(), dropped: false });
   const started = performance.now();
@@ -76,7 +81,7 @@ async function run(id, code) {
     flush();
     post({ type: kind, id, data });
   };
-  const status = playground._run(code, emit);
+  const status = playground._run(code, emit, lang || "en");
   flush();
   if (out.dropped) post({ type: "truncated", id });
   post({ type: "done", id, ok: status === 0, ms: Math.round(performance.now() - started) });
@@ -88,7 +93,7 @@ self.onmessage = (event) => {
     ready = init(message.base);
     ready.catch((error) => post({ type: "failed", text: String(error && error.message || error) }));
   } else if (message.type === "run") {
-    run(message.id, message.code).catch((error) => {
+    run(message.id, message.code, message.lang).catch((error) => {
       post({ type: "stderr", id: message.id, text: String(error && error.message || error) + "\n" });
       post({ type: "done", id: message.id, ok: false });
     });

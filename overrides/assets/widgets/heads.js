@@ -2,8 +2,21 @@
 // <div data-widget="heads">
 import { choiceGroup, el, liveRegion, loadData, pct, t } from "./common.js";
 
+// The heads' titles are headings one level below the section the widget sits in (h3 under an
+// h2, ...), so the page's outline has no gap (Lighthouse's heading-order; screen readers' heading list).
+function headingTag(root) {
+  let level = 1;
+  for (const h of document.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+    if (h.closest("[data-widget]")) continue;
+    if (!(h.compareDocumentPosition(root) & Node.DOCUMENT_POSITION_FOLLOWING)) break;
+    level = Number(h.tagName[1]);
+  }
+  return `h${Math.min(level + 1, 6)}`;
+}
+
 export async function mount(root) {
   const data = await loadData("heads");
+  const heading = headingTag(root);
   const H = data.weights.length;
   const state = { i: data.focus, mode: 0, head: 0 };
   const live = liveRegion();
@@ -34,7 +47,7 @@ export async function mount(root) {
       el("span", { class: "attn-bar", style: `--w:${w[j]}` }),
       el("span", { class: "attn-num" }, pct(w[j]))));
     return el("section", { class: "attn-head", "data-head": h, "aria-label": t("headTitle", { n: h + 1, name: data.names[h] }) },
-      el("h4", {}, t("headTitle", { n: h + 1, name: data.names[h] })), el("ol", {}, rows));
+      el(heading, { class: "attn-head__title" }, t("headTitle", { n: h + 1, name: data.names[h] })), el("ol", {}, rows));
   }
 
   function draw() {

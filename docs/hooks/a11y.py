@@ -1,0 +1,71 @@
+"""Accessibility fixes that belong in the HTML itself (written at build time, so they are there
+before any script runs and for readers without JavaScript). tests/test_axe.py checks every built
+page with axe-core; tests/test_figure_text.py measures figure and widget labels at 375 px.
+
+* Regions that scroll must be reachable by keyboard (WCAG 2.1.1, axe's
+  scrollable-region-focusable): code cells of the lab notebooks (mkdocs-jupyter's
+  ``div.highlight-ipynb``) and display formulas (``div.arithmatex``, which scroll sideways on a
+  phone) get ``tabindex="0"`` and a name in the page's language ("代码单元 3" / "Code cell 3",
+  "公式" / "Formula"), with ``role="group"``: a named group, not a landmark (a page has dozens).
+  Tables (``<table>`` without a class, which Material wraps in its own scrolling box at run
+  time) are wrapped at build time in a focusable, named box that does the scrolling instead
+  ("表格，可左右滚动" / "Table, scrolls sideways"; assets/a11y.css lets Material's box overflow).
+  Runs in ``on_page_content`` after the math hook and before offline_pdf.py hands the page to
+  the print page, so the print page has them too.
+* Figures open at full size on a phone (see ``on_post_page`` below).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.plugins import event_priority
+
+NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
+DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
+TABLE = re.compile(r"<table>.*?</table>", re.S)
+NAMES = {"zh": {"code": "代码单元 {n}", "math": "公式", "table": "表格，可左右滚动"},
+         "en": {"code": "Code cell {n}", "math": "Formula", "table": "Table, scrolls sideways"}}
+
+
+@event_priority(-80)  # after katex_math.py (-50) and print_only.py (-60), before offline_pdf.py (-100)
+def on_page_content(html, page, config, files):
+    names = NAMES[config.theme["language"]]
+    counter = iter(range(1, 10**6))
+
+    def code_cell(match):
+        label = names["code"].format(n=next(counter))
+        return (f'<div class="highlight-ipynb{match["rest"]}"{match["attrs"]} '
+                f'tabindex="0" role="group" aria-label="{label}">')
+
+    def formula(match):
+        return f'<div class="arithmatex"{match["attrs"]} tabindex="0" role="group" aria-label="{names["math"]}">'
+
+    def table(match):
+        return (f'<div class="attn-table-scroll" tabindex="0" role="group" aria-label="{names["table"]}">'
+                f'{match.group(0)}</div>')
+
+    if 'class="highlight-ipynb' in html:
+        html = NOTEBOOK_CODE.sub(code_cell, html)
+    html = TABLE.sub(table, html)
+    return DISPLAY_MATH.sub(formula, html)
+
+# Figures on a phone: a figure drawn for a page 700 px wide shows its labels at 3–7 CSS px on a
+# 375 px screen. Each figure on a screen page is wrapped in a link to its own SVG; a tap (or
+# Enter) opens it at full size in a dialog that scrolls (assets/figure-zoom.js), or, without
+# JavaScript, as the SVG file itself. tests/test_figure_text.py measures the labels both ways.
+# Screen pages only (on_post_page): the print page and the PDF print figures at paper size.
+FIGURE_IMG = re.compile(r'<img (?P<attrs>[^>]*\bsrc="(?P<src>[^"]*figures/[a-z0-9-]+\.svg)"[^>]*)>')
+ZOOM_HINT = {"zh": "点按放大", "en": "Tap to enlarge"}
+
+
+def on_post_page(output, page, config):
+    if "figures/" not in output:
+        return output
+    hint = ZOOM_HINT[config.theme["language"]]
+
+    def zoomable(match):
+        return (f'<a class="attn-zoom" href="{match["src"]}">{match.group(0)}'
+                f'<span class="attn-zoom__hint" aria-hidden="true">{hint}</span></a>')
+
+    return FIGURE_IMG.sub(zoomable, output)

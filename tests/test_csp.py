@@ -1,0 +1,84 @@
+"""A strict Content-Security-Policy on every built page (docs/hooks/csp.py), and no page breaks it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from book import ROOT
+
+SITE = ROOT / "site"
+META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
+
+
+def built_pages():
+    found = sorted(SITE.rglob("*.html"))
+    assert found, "no built site: run make build"
+    return found
+
+
+def directives(text: str) -> dict[str, list[str]]:
+    found = META.findall(text)
+    assert len(found) == 1, f"expected one CSP meta tag, found {len(found)}"
+    return {part.split()[0]: part.split()[1:] for part in found[0].split("; ")}
+
+
+def test_every_page_has_a_strict_policy_before_any_script():
+    problems = []
+    for path in built_pages():
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(SITE)
+        try:
+            csp = directives(text)
+        except AssertionError as error:
+            problems.append(f"{name}: {error}")
+            continue
+        script = csp["script-src"]
+        if "'unsafe-inline'" in script or "'unsafe-eval'" in script:
+            problems.append(f"{name}: script-src allows inline code or eval: {script}")
+        for key, want in (("connect-src", ["'self'"]), ("object-src", ["'none'"]), ("base-uri", ["'self'"])):
+            if csp.get(key) != want:
+                problems.append(f"{name}: {key} is {csp.get(key)}, expected {want}")
+        runs_python = re.search(r"<[a-zA-Z][^>]*\sdata-python[\s=>]", text) is not None
+        if ("'wasm-unsafe-eval'" in script) != runs_python:
+            problems.append(f"{name}: 'wasm-unsafe-eval' {'missing' if runs_python else 'granted'} (data-python: {runs_python})")
+        if text.find("<script") < text.find("Content-Security-Policy"):
+            problems.append(f"{name}: a script comes before the policy")
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_the_playground_may_run_webassembly_and_a_chapter_may_not():
+    assert "'wasm-unsafe-eval'" in directives((SITE / "playground" / "index.html").read_text(encoding="utf-8"))["script-src"]
+    assert "'wasm-unsafe-eval'" not in directives((SITE / "ch3" / "softmax" / "index.html").read_text(encoding="utf-8"))["script-src"]
+
+
+RECORD = """() => {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) =>
+    window.__violations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_page_violates_its_policy(lang):
+    from browser import launch, serve_site
+
+    pages = [p for p in built_pages() if (p.relative_to(SITE).parts[0] == "en") == (lang == "en")]
+    with serve_site() as base, launch() as browser:
+        page = browser.new_page(csp=True)
+        page.add_init_script(f"({RECORD})()")
+        csp_console = []
+        page.on("console", lambda m: "Content Security Policy" in m.text and csp_console.append(m.text))
+        problems = []
+        for path in pages:
+            url = base + "/" + path.relative_to(SITE).as_posix().removesuffix("index.html")
+            page.goto(url)
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(300)
+            found = page.evaluate("window.__violations")
+            problems += [f"{url}: {v}" for v in found]
+        problems += csp_console
+        assert not problems, "\n".join(problems[:30])
+        assert not page.outside, f"requests to outside the site: {page.outside}"

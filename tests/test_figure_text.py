@@ -1,0 +1,162 @@
+"""Labels readable on a phone: no label in a figure or a widget under 9 CSS px at 375 px.
+
+Figures are matplotlib SVG with text drawn as outlines (svg.fonttype "path"), so their label
+sizes are read from the SVG (each text is a group scaled by font size / 100, in pt) and turned
+into CSS px with the size the browser gives the image (1 pt = 4/3 px at natural size). A figure
+too small for its labels at 375 px must open at full size when tapped (docs/hooks/a11y.py,
+assets/figure-zoom.js): the test taps it, measures the labels there and closes it with Escape.
+Widgets draw live SVG <text> and HTML: their rendered font sizes are measured directly.
+The print page is left out: it is the PDF's source, where figures are printed at paper size.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser import SITE, launch, serve_site
+from test_axe import AXE, SETTLE, TAGS, site_pages
+
+MIN_PX = 9.0
+PT_TO_PX = 4 / 3
+TEXT_SCALE = re.compile(r"scale\((?P<s>[\d.]+) -(?P=s)\)")   # a text group: scale(fontsize/100, -fontsize/100)
+SVG_TEXT = re.compile(r'<text\b[^>]*font-size[:=]\s*"?(?P<size>[\d.]+)(?:px|pt)?')
+
+
+def smallest_label_pt(svg: str) -> float:
+    """The smallest font size (pt) of any label in a matplotlib SVG (text as paths or as <text>)."""
+    sizes = [100 * float(m["s"]) for m in TEXT_SCALE.finditer(svg)]
+    sizes += [float(m["size"]) for m in SVG_TEXT.finditer(svg)]
+    if not sizes:
+        raise ValueError("no text found in the SVG")
+    return min(sizes)
+
+
+def figure_label_pt() -> dict[str, float]:
+    """{"/figures/ch3-softmax-amplify.svg": 9.5, "/en/figures/...": ...} for every built figure."""
+    found = {}
+    for svg in sorted(SITE.glob("figures/*.svg")) + sorted(SITE.glob("en/figures/*.svg")):
+        found["/" + svg.relative_to(SITE).as_posix()] = smallest_label_pt(svg.read_text(encoding="utf-8"))
+    return found
+
+
+def test_label_sizes_are_read_from_matplotlib_svg():
+    import matplotlib
+    matplotlib.use("Agg")
+    import io
+
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context({"svg.fonttype": "path"}):
+        fig, ax = plt.subplots()
+        ax.set_title("title", fontsize=12)
+        ax.text(0.5, 0.5, "small", fontsize=6.5, rotation=30)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg")
+        plt.close(fig)
+    assert smallest_label_pt(buffer.getvalue()) == pytest.approx(6.5)
+
+
+def test_every_figure_is_readable_at_full_size():
+    sizes = figure_label_pt()
+    assert sizes, "no figures in the built site: run `make build` first"
+    small = {path: pt for path, pt in sizes.items() if pt * PT_TO_PX < MIN_PX}
+    assert not small, (f"labels under {MIN_PX} CSS px even at the figure's full size (font size in pt; "
+                       f"{MIN_PX / PT_TO_PX:.2f} pt is the least): {small}")
+
+
+# Every visible figure and its rendered size; every visible widget label and its size in CSS px.
+MEASURE = """() => {
+  const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  const figures = [...document.querySelectorAll('img[src*="figures/"]')].filter(visible).map((img, index) => {
+    const style = getComputedStyle(img);
+    const width = img.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { index, src: new URL(img.src).pathname, width, natural: img.naturalWidth,
+             zoom: !!img.closest("a.attn-zoom") };
+  });
+  const labels = [];
+  for (const widget of document.querySelectorAll("[data-widget]")) {
+    for (const text of widget.querySelectorAll("svg text")) {
+      if (!visible(text) || !text.textContent.trim()) continue;
+      const m = text.getScreenCTM();
+      const px = parseFloat(getComputedStyle(text).fontSize) * Math.hypot(m.a, m.b);
+      labels.push({ widget: widget.dataset.widget, text: text.textContent.trim().slice(0, 20), px });
+    }
+    const walker = document.createTreeWalker(widget, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!node.textContent.trim() || el.closest("svg") || !visible(el)) continue;
+      if (el.closest(".attn-sr-only")) continue;   // read by screen readers, not drawn
+      labels.push({ widget: widget.dataset.widget, text: node.textContent.trim().slice(0, 20),
+                    px: parseFloat(getComputedStyle(el).fontSize) });
+    }
+  }
+  return { figures, labels };
+}"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    with serve_site() as base, launch() as browser:
+        yield base, browser
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_label_under_9px_on_a_phone(site, lang):
+    base, browser = site
+    page = browser.new_page(width=375, height=740)
+    page.set_default_timeout(60000)
+    label_pt = figure_label_pt()
+    problems, figures_seen, zoomed = [], 0, 0
+    for path in site_pages():
+        if path.startswith("/en/") != (lang == "en") or "print_page" in path:
+            continue
+        page.goto(base + path, wait_until="load")
+        page.wait_for_function(SETTLE)
+        measured = page.evaluate(MEASURE)
+        for label in measured["labels"]:
+            if label["px"] < MIN_PX:
+                problems.append(f"{path} widget {label['widget']}: {label['text']!r} at {label['px']:.1f} px")
+        for fig in measured["figures"]:
+            figures_seen += 1
+            pt = label_pt[fig["src"]]
+            inline = pt * PT_TO_PX * fig["width"] / fig["natural"]
+            if inline >= MIN_PX:
+                continue
+            if not fig["zoom"]:
+                problems.append(f"{path} {fig['src']}: labels at {inline:.1f} px and no full-size view")
+                continue
+            # Tap the figure as a reader would; the full-size view must show the labels at ≥ 9 px.
+            link = page.locator('a.attn-zoom:has(img[src*="figures/"])').filter(
+                has=page.locator(f'img[src$="{fig["src"].rsplit("/", 1)[1]}"]')).first
+            link.scroll_into_view_if_needed()
+            link.click()
+            dialog = page.locator("dialog.attn-zoom-dialog[open]")
+            dialog.wait_for()
+            page.wait_for_function("() => document.querySelector('dialog[open] img').complete")
+            big = dialog.evaluate("""d => { const img = d.querySelector("img"), frame = d.querySelector(".attn-zoom-dialog__frame");
+              const s = getComputedStyle(img);
+              return { width: img.getBoundingClientRect().width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight),
+                       natural: img.naturalWidth, scrolls: frame.scrollWidth > frame.clientWidth,
+                       frameWidth: frame.clientWidth }; }""")
+            if not page.evaluate("() => typeof axe !== 'undefined'"):
+                page.add_script_tag(path=str(AXE))
+            found = page.evaluate("""async (tags) => (await axe.run(document.querySelector("dialog[open]"),
+                { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] })).violations.map(v => v.id)""", TAGS)
+            if found:
+                problems.append(f"{path} {fig['src']}: axe in the full-size view: {found}")
+            full = pt * PT_TO_PX * big["width"] / big["natural"]
+            if full < MIN_PX:
+                problems.append(f"{path} {fig['src']}: labels at {full:.1f} px in the full-size view")
+            if big["width"] > big["frameWidth"] and not big["scrolls"]:
+                problems.append(f"{path} {fig['src']}: the full-size view is cut off and does not scroll")
+            page.keyboard.press("Escape")
+            page.wait_for_function("() => !document.querySelector('dialog.attn-zoom-dialog[open]')")
+            if not page.evaluate("() => document.activeElement && document.activeElement.matches('a.attn-zoom')"):
+                problems.append(f"{path} {fig['src']}: focus did not return to the figure after Escape")
+            zoomed += 1
+    assert figures_seen and zoomed, f"figures shown: {figures_seen}, opened full size: {zoomed}"
+    assert not problems, f"{len(problems)} labels too small at 375 px ({lang}):\n" + "\n".join(problems)
+    assert not page.outside and not page.errors, (page.outside, page.errors)

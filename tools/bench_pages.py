@@ -1,0 +1,112 @@
+"""What a first visit costs, per page type and language: a benchmark that prints figures.
+
+    python tools/bench_pages.py [--site site]
+
+For the home page, a chapter page (3.3 softmax), the tour and the playground, in both languages,
+it opens the page in a fresh headless Chromium (empty cache, 375 px wide, like a phone), waits
+until the network is idle, and prints: requests, raw bytes, gzip bytes (computed here with gzip -6:
+Python's http.server, which serves the site for this benchmark, sends no compression, so the raw
+column is what this server sends and the gzip column what a compressing host would), the largest
+items, and the longest main-thread task during load (PerformanceObserver "longtask").
+Then Lighthouse 12 (npm, pinned in package.json; mobile, simulated throttling) on the chapter
+page and the tour of each language, driving Debian's Chromium: performance and accessibility
+scores, total blocking time and largest contentful paint. Nothing is asserted: speed and size are figures to read, not tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
+from browser import launch, serve_site  # noqa: E402
+
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE_PAGES = ("chapter", "tour")
+PAGES = {"home": "/", "chapter": "/ch3/softmax/", "tour": "/tour/", "playground": "/playground/"}
+LONG_TASKS = """() => {
+  window.__longest = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+  }).observe({ type: "longtask", buffered: true });
+}"""
+
+
+def measure(browser, url: str) -> dict:
+    page = browser.new_page(375, 812)
+    items: list[tuple[str, int, int]] = []
+
+    def done(response):
+        try:
+            body = response.body()
+        except Exception:  # a redirect or an aborted request has no body
+            return
+        items.append((response.url, len(body), len(gzip.compress(body, 6))))
+
+    page.on("response", done)
+    page.add_init_script(f"({LONG_TASKS})()")
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    longest = page.evaluate("window.__longest")
+    page.context.close()
+    return {"items": items, "longest_task_ms": longest}
+
+
+def lighthouse(url: str) -> str:
+    """One Lighthouse mobile run: 'performance 91 · accessibility 100 · TBT 120 ms · LCP 2.1 s'."""
+    result = subprocess.run(
+        [str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
+         "--only-categories=performance,accessibility", "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
+        capture_output=True, text=True, env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"}, timeout=300,
+    )
+    if result.returncode != 0:
+        return "Lighthouse failed: " + (result.stderr.strip().splitlines() or ["no message"])[-1]
+    report = json.loads(result.stdout)
+    score = {k: round(100 * (c["score"] or 0)) for k, c in report["categories"].items()}
+    audits = report["audits"]
+    return (f"performance {score['performance']} · accessibility {score['accessibility']} · "
+            f"TBT {audits['total-blocking-time']['numericValue']:.0f} ms · "
+            f"LCP {audits['largest-contentful-paint']['numericValue'] / 1000:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    args = parser.parse_args()
+    print("load average: %.2f %.2f %.2f (task times depend on it)" % os.getloadavg())
+    print("server: Python http.server, no compression (gzip column computed here with gzip -6)\n")
+    print(f"{'page':<22}{'requests':>9}{'raw KB':>9}{'gzip KB':>9}{'longest task ms':>17}")
+    largest = {}
+    with serve_site(args.site) as base, launch() as browser:
+        for lang in ("zh", "en"):
+            for kind, path in PAGES.items():
+                url = base + ("/en" if lang == "en" else "") + path
+                result = measure(browser, url)
+                items = result["items"]
+                raw, packed = sum(i[1] for i in items), sum(i[2] for i in items)
+                name = f"{kind} ({lang})"
+                print(f"{name:<22}{len(items):>9}{raw / 1024:>9.0f}{packed / 1024:>9.0f}{result['longest_task_ms']:>17.0f}")
+                largest[name] = sorted(items, key=lambda i: -i[1])[:5]
+        print("\nlargest items on first visit (raw KB):")
+        for name, items in largest.items():
+            listed = ", ".join(f"{i[0].removeprefix(base)} {i[1] / 1024:.0f}" for i in items)
+            print(f"  {name}: {listed}")
+        if not LIGHTHOUSE.exists():
+            print("\nLighthouse: not installed (run `make setup`, which runs `npm ci`)")
+            return
+        print("\nLighthouse 12, mobile (load average %.2f %.2f %.2f):" % os.getloadavg())
+        for lang in ("zh", "en"):
+            for kind in LIGHTHOUSE_PAGES:
+                url = base + ("/en" if lang == "en" else "") + PAGES[kind]
+                print(f"  {kind} ({lang}) {PAGES[kind]}: {lighthouse(url)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
