@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from pathlib import Path
 
 import numpy as np
 from mkdocs.structure.files import File
@@ -19,6 +20,8 @@ from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
 from attnkit import tinygpt, toy
 from attnkit.core import spread_evenly
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
+
+from bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 
@@ -188,9 +191,18 @@ def widget_data(name: str, lang: str) -> dict:
 
 
 def on_files(files, config):
+    # Cached in .cache/widgets/ (docs/hooks/bookcache.py) under this file, attnkit without its
+    # figures, the environment, the widget and the language: the tiny GPT is not retrained per build.
+    store = Store("widgets", ".json")
     lang = config.theme["language"]
+    computed = []
     for name, build in BUILDERS.items():
-        content = json.dumps(build(lang), ensure_ascii=False, separators=(",", ":"))
+        k = key("widget", 1, name, lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment())
+        content = store.get(k)
+        if content is None:
+            content = json.dumps(build(lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            store.put(k, content)
+            computed.append(name)
         files.append(File.generated(config, f"data/widgets/{name}.json", content=content))
-    log.info("widget data (%s): %s", lang, ", ".join(BUILDERS))
+    log.info("widget data (%s): %s computed, %d cached", lang, ", ".join(computed) or "none", len(BUILDERS) - len(computed))
     return files
