@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from book import CONFIGS, LANGS, ROOT, built_page, nav_files
+from book import CONFIGS, LANGS, ROOT, built_page, listing_source, nav_files
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
@@ -275,7 +275,7 @@ def test_listings_print_with_their_output(lang):
     missing = [b for b in blocks if not printed(b, text)]
     assert not missing, f"{lang}: listing or output lines missing from the PDF: {missing}"
     for listing in sorted(set(listings)):
-        code = (ROOT / "snippets" / listing).read_text(encoding="utf-8")
+        code = listing_source(listing, lang)       # the [zh]/[en] lines of this book only
         line = max((l.split("#")[0].strip() for l in code.splitlines()), key=len)
         assert printed(line, text), f"{lang}: listing {listing} is not in the PDF ({line!r})"
 
