@@ -177,6 +177,27 @@ def check_batch_broadcast(**arrays: np.ndarray) -> tuple:
         ) from None
 
 
+def check_qkv(q, k, v) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """Validate queries, keys and values for attention; return them as float arrays and their batch shape.
+
+    ``q`` (..., n_q, d_k), ``k`` (..., n_k, d_k), ``v`` (..., n_k, d_v); the leading batch
+    dimensions must broadcast.
+
+    Example
+    -------
+    >>> check_qkv(np.ones((2, 4)), np.ones((3, 5)), np.ones((3, 1)))
+    Traceback (most recent call last):
+    ...
+    ValueError: q and k must have the same last dimension d_k: got q (2, 4) and k (3, 5)
+    """
+    q = as_float_array("q", q, min_ndim=2, layout="(..., n_q, d_k)")
+    k = as_float_array("k", k, min_ndim=2, layout="(..., n_k, d_k)")
+    v = as_float_array("v", v, min_ndim=2, layout="(..., n_k, d_v)")
+    check_same_size("last dimension", "d_k", "q", q, -1, "k", k, -1)
+    check_same_size("number of rows", "n_k", "k", k, -2, "v", v, -2)
+    return q, k, v, check_batch_broadcast(q=q, k=k, v=v)
+
+
 def check_positive_int(name: str, value) -> int:
     """Return ``value`` as a Python int, or raise unless it is an integer >= 1.
 

@@ -14,14 +14,13 @@ import math
 import numpy as np
 
 from ._checks import (
+    check_qkv,
     as_float_array,
     as_mask,
     check_axis,
-    check_batch_broadcast,
     check_divisible,
     check_finite,
     check_positive_int,
-    check_same_size,
     check_scale,
 )
 
@@ -188,12 +187,7 @@ def scaled_dot_product_attention(q, k, v, mask=None, scale=None):
     [[10.   0. ]
      [ 3.3  6.7]]
     """
-    q = as_float_array("q", q, min_ndim=2, layout="(..., n_q, d_k)")
-    k = as_float_array("k", k, min_ndim=2, layout="(..., n_k, d_k)")
-    v = as_float_array("v", v, min_ndim=2, layout="(..., n_k, d_v)")
-    check_same_size("last dimension", "d_k", "q", q, -1, "k", k, -1)
-    check_same_size("number of rows", "n_k", "k", k, -2, "v", v, -2)
-    check_batch_broadcast(q=q, k=k, v=v)
+    q, k, v, _ = check_qkv(q, k, v)
     d_k = q.shape[-1]
     scale = 1.0 / math.sqrt(d_k) if scale is None else check_scale(scale)
     return _attention(q, k, v, mask, scale)

@@ -35,11 +35,10 @@ import tracemalloc
 import numpy as np
 
 from ._checks import (
+    check_qkv,
     as_float_array,
     as_mask,
-    check_batch_broadcast,
     check_positive_int,
-    check_same_size,
     check_scale,
 )
 from .core import scaled_dot_product_attention
@@ -111,12 +110,7 @@ def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None)
     [[10.   0. ]
      [ 3.3  6.7]]
     """
-    q = as_float_array("q", q, min_ndim=2, layout="(..., n_q, d_k)")
-    k = as_float_array("k", k, min_ndim=2, layout="(..., n_k, d_k)")
-    v = as_float_array("v", v, min_ndim=2, layout="(..., n_k, d_v)")
-    check_same_size("last dimension", "d_k", "q", q, -1, "k", k, -1)
-    check_same_size("number of rows", "n_k", "k", k, -2, "v", v, -2)
-    batch = check_batch_broadcast(q=q, k=k, v=v)
+    q, k, v, batch = check_qkv(q, k, v)
     block_size = _block_size(block_size)
     if not isinstance(causal, (bool, np.bool_)):
         raise ValueError(f"causal must be True or False, got {causal!r} ({type(causal).__name__})")
