@@ -178,15 +178,21 @@ def _layer(params, l):
     return {key[len(prefix):]: value for key, value in params.items() if key.startswith(prefix)}
 
 
-def _check_tokens(tokens, vocab_size, n_ctx, name="tokens"):
-    """tokens as an int array (batch, n), or ValueError naming what was wrong."""
+def _as_token_ids(ids, name):
+    """``ids`` as a NumPy integer array, or ValueError: ragged input or a non-integer dtype."""
     try:
-        raw = np.asarray(tokens)
+        raw = np.asarray(ids)
     except (ValueError, TypeError):
         raise ValueError(f"{name} must be a rectangular array of token ids, got a ragged "
-                         f"or malformed {type(tokens).__name__}") from None
+                         f"or malformed {type(ids).__name__}") from None
     if raw.dtype.kind not in "iu":
         raise ValueError(f"{name} must hold integer token ids, got dtype {raw.dtype}")
+    return raw
+
+
+def _check_tokens(tokens, vocab_size, n_ctx, name="tokens"):
+    """tokens as an int array (batch, n), or ValueError naming what was wrong."""
+    raw = _as_token_ids(tokens, name)
     if raw.ndim != 2 or 0 in raw.shape:
         raise ValueError(f"{name} must have shape (batch, n) with batch >= 1 and n >= 1, "
                          f"got shape {raw.shape}")
@@ -368,13 +374,7 @@ def cross_entropy(logits, targets):
 
 
 def _check_targets(targets, tokens_shape, vocab_size):
-    try:
-        raw = np.asarray(targets)
-    except (ValueError, TypeError):
-        raise ValueError(f"targets must be a rectangular array of token ids, got a ragged "
-                         f"or malformed {type(targets).__name__}") from None
-    if raw.dtype.kind not in "iu":
-        raise ValueError(f"targets must hold integer token ids, got dtype {raw.dtype}")
+    raw = _as_token_ids(targets, "targets")
     if raw.shape != tokens_shape:
         raise ValueError(f"targets must have the shape of tokens {tokens_shape} (one next token "
                          f"per position), got shape {raw.shape}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,14 +22,21 @@ FIGURE = re.compile(r"\]\((?:\.\./)*figures/(?P<id>[a-z0-9-]+)\.svg\)")
 HEADING = re.compile(r"^(?P<level>#{1,6})\s+\S")
 
 
-def _load_tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"attnbook_{name}", ROOT / "tools" / f"{name}.py")
+def load_file(path: Path, name: str | None = None):
+    """A repository file (a build hook, a tool) loaded as a module by its path: hooks and tools
+    are not importable packages. ``load_file(ROOT / "docs" / "hooks" / "widgets.py")``."""
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(name or f"attnbook_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(path.parent))   # as MkDocs does: a hook imports its siblings (bookcache)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
     return module
 
 
-listings = _load_tool("listings")  # the [zh]/[en] line filter the build uses
+listings = load_file(ROOT / "tools" / "listings.py")  # the [zh]/[en] line filter the build uses
 
 
 def listing_source(name: str, lang: str) -> str:

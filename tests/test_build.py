@@ -9,10 +9,8 @@ leaves them out and `make test` runs them.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -22,24 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from book import ROOT
+from book import ROOT, load_file
 
 HOOKS = ROOT / "docs" / "hooks"
 
 
-def load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(path.parent))
-    return module
-
-
-bookcache = load(HOOKS / "bookcache.py", "bookcache")
-serve_tool = load(ROOT / "tools" / "serve.py", "serve_tool")
+bookcache = load_file(HOOKS / "bookcache.py", "bookcache")
+serve_tool = load_file(ROOT / "tools" / "serve.py", "serve_tool")
 copy_repo = serve_tool.book_build.copy_repo
 
 
@@ -78,7 +65,7 @@ def test_tools_do_not_import_from_tests():
 
 
 def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkeypatch):
-    figures = load(HOOKS / "figures.py", "figures_hook")
+    figures = load_file(HOOKS / "figures.py", "figures_hook")
     fake = tmp_path / "figures"
     fake.mkdir()
     for name in ("__init__.py", "_style.py", "ch3.py", "ch4.py"):
@@ -123,7 +110,7 @@ def test_memo_is_keyed_by_arguments_and_survives_processes(tmp_path, monkeypatch
 
 
 def test_glossary_errors_name_the_entry():
-    glossary = load(HOOKS / "glossary.py", "glossary_hook_for_errors")
+    glossary = load_file(HOOKS / "glossary.py", "glossary_hook_for_errors")
     cases = [
         ([{"id": "softmax", "zh": "softmax", "en": "softmax", "short": {"zh": "x"}}], "entry id 'softmax': short.en"),
         ([{"zh": "注意力", "en": "attention"}], "entry #1 (注意力): id"),

@@ -3,20 +3,17 @@ hover/tap definitions on every page: check the file, and check what the build ma
 
 import html
 import importlib
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-from book import DOCS, LANGS, ROOT, built_page
+from book import DOCS, LANGS, ROOT, built_page, load_file
 
 SITE = ROOT / "site"
 GLOSSARY = yaml.safe_load((DOCS / "glossary.yml").read_text(encoding="utf-8"))
-spec = importlib.util.spec_from_file_location("glossary_hook", DOCS / "hooks" / "glossary.py")
-hook = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(hook)
+hook = load_file(DOCS / "hooks" / "glossary.py")
 MINE = ["ch6/index.md", "ch6/videos.md", "ch6/reading-and-playing.md", "ch6/courses.md",
         "ch7/index.md", "ch7/concepts.md", "ch7/self-test.md", "ch7/story.md",
         "glossary.md", "references.md"]

@@ -8,7 +8,7 @@ import sys
 import pytest
 import yaml
 
-from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
+from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages, load_file
 
 EXEC_INFO = re.compile(r'^python\s+exec="on"(\s+\w+="[^"]*")*$')
 SITE = ROOT / "site"
@@ -215,11 +215,7 @@ def test_a_listing_without_markers_is_unchanged_and_a_bad_language_is_refused():
 
 
 def test_the_build_hook_fills_in_each_listing_for_the_page_language():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("listings_hook", ROOT / "docs" / "hooks" / "listings.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = load_file(ROOT / "docs" / "hooks" / "listings.py")
     name = LISTINGS[0]
     page = f'!!! note\n\n    ```python exec="on" source="above" result="text"\n    --8<-- "{name}"\n    ```\n'
     for lang in LANGS:

@@ -3,12 +3,11 @@ the built page, no page loads KaTeX's script, and the cache is keyed by what cha
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
 
-from book import ROOT
+from book import ROOT, load_file
 
 SITE = ROOT / "site"
 ELEMENT = re.compile(r'<(span|div) class="arithmatex"[^>]*>(.*?)</\1>\s*', re.S)
@@ -18,10 +17,7 @@ RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$")
 
 
 def math_hook():
-    spec = importlib.util.spec_from_file_location("math_hook", ROOT / "docs" / "hooks" / "katex_math.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "docs" / "hooks" / "katex_math.py")
 
 
 def built_html():

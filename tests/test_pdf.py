@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import os
-import importlib.util
 import re
 import subprocess
 import unicodedata
@@ -18,18 +17,14 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from book import CONFIGS, LANGS, ROOT, built_page, listing_source, nav_files
+from book import CONFIGS, LANGS, ROOT, built_page, listing_source, nav_files, load_file
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 LANGUAGE_NAMES = {"zh": "简体中文", "en": "English"}
 
-_spec = importlib.util.spec_from_file_location("offline_pdf", ROOT / "docs" / "hooks" / "offline_pdf.py")
-offline_pdf = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(offline_pdf)
-_spec = importlib.util.spec_from_file_location("pdf_tool", ROOT / "tools" / "pdf.py")
-pdf_tool = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(pdf_tool)
+offline_pdf = load_file(ROOT / "docs" / "hooks" / "offline_pdf.py")
+pdf_tool = load_file(ROOT / "tools" / "pdf.py")
 
 
 def book_pages(lang: str) -> list[str]:

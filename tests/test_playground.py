@@ -4,7 +4,6 @@ Python (Pyodide + NumPy + attnkit) running in headless Chromium with nothing fro
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import re
@@ -14,7 +13,7 @@ import zipfile
 
 import pytest
 
-from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
+from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages, load_file
 
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
@@ -23,10 +22,7 @@ NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 
 
 def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(path, name)
 
 
 vendor = load("vendor_pyodide", ROOT / "tools" / "vendor_pyodide.py")

@@ -7,7 +7,6 @@ and the PDF links there.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from pathlib import Path
@@ -16,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from book import ROOT
+from book import ROOT, load_file
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PREFIX = "/seeing-attention"
@@ -38,9 +37,7 @@ def test_no_link_or_load_is_rooted_at_the_server_root():
 
 
 def test_site_url_with_a_sub_path_keeps_english_under_en():
-    spec = importlib.util.spec_from_file_location("i18n_hook", ROOT / "docs" / "hooks" / "i18n.py")
-    i18n = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(i18n)
+    i18n = load_file(ROOT / "docs" / "hooks" / "i18n.py")
     for given in ("https://example.github.io/seeing-attention/", "https://example.github.io/seeing-attention"):
         en = SimpleNamespace(theme={"language": "en"}, site_url=given)
         assert i18n.on_config(en).site_url == "https://example.github.io/seeing-attention/en/"

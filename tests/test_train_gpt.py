@@ -3,20 +3,17 @@ tiny GPT in Pyodide to the same losses as CPython, with the keyboard, without bl
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 
 import pytest
 
 from attnkit import tinygpt
-from book import ROOT
+from book import ROOT, load_file
 
 SITE = ROOT / "site"
 PAGE = {"zh": "/ch8/train-in-browser/", "en": "/en/ch8/train-in-browser/"}
-spec = importlib.util.spec_from_file_location("widgets_hook", ROOT / "docs" / "hooks" / "widgets.py")
-hook = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(hook)
+hook = load_file(ROOT / "docs" / "hooks" / "widgets.py")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

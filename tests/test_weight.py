@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from book import ROOT
+from book import ROOT, load_file
 
 SITE = ROOT / "site"
 FIGURE_LIMIT = 150 * 1024   # bytes: no figure over 150 KB (docs: attnkit.figures.compact_paths, matrix_image)
@@ -18,11 +18,7 @@ def test_no_built_figure_is_over_150_kb():
 
 
 def test_print_only_images_are_lazy_so_the_screen_never_fetches_them():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("print_only", ROOT / "docs" / "hooks" / "print_only.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = load_file(ROOT / "docs" / "hooks" / "print_only.py")
     found = 0
     for path in sorted(SITE.rglob("*.html")):
         if "print_page" in path.parts:

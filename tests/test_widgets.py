@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import importlib.util
 import math
 import os
 import re
@@ -19,7 +18,7 @@ import pytest
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding, toy
 from attnkit.core import spread_evenly
 from attnkit.toy_heads import TOUR_SENTENCES, attend_heads, tour_sentence
-from book import DOCS, LANGS, ROOT, pages
+from book import DOCS, LANGS, ROOT, pages, load_file
 
 WIDGETS = ROOT / "overrides" / "assets" / "widgets"
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))   # a site built elsewhere (-d), if set
@@ -27,10 +26,7 @@ EMBED = re.compile(r'<div class="attn-widget screen-only" data-widget="(?P<name>
 
 
 def load_hook():
-    spec = importlib.util.spec_from_file_location("widgets_hook", ROOT / "docs" / "hooks" / "widgets.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "docs" / "hooks" / "widgets.py")
 
 
 hook = load_hook()
