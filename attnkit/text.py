@@ -18,10 +18,13 @@ __all__ = ["width", "pad", "row", "sci", "wan"]
 def width(s: str) -> int:
     """Columns ``s`` takes in a monospace font: wide (W) and full-width (F) characters take two.
 
-    >>> width("loss"), width("损失"), width("第 1 轮")
-    (4, 4, 7)
+    So does ``×``, which :func:`sci` writes: CJK monospace fonts, which the Chinese book uses
+    for code, draw it full width.
+
+    >>> width("loss"), width("损失"), width("第 1 轮"), width("1.4×10⁻⁷")
+    (4, 4, 7, 9)
     """
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(s))
+    return sum(2 if ch == "×" or unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(s))
 
 
 def pad(s: object, cols: int, align: str = "<") -> str:

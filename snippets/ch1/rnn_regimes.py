@@ -5,7 +5,7 @@ from attnkit.text import pad, row, sci
 
 # 每种权重尺度 20 个随机小 RNN，取中位数 [zh]
 # 20 random tiny RNNs per weight scale; take the median [en]
-cols = [5, 12, 12, 12, 16]
+cols = [5, 13, 13, 13, 16]
 print(row(["尺度", "t=1", "t=10", "t=40", "平均每步乘以"], cols))  # [zh]
 print(row(["scale", "t=1", "t=10", "t=40", "x per step"], cols))  # [en]
 for scale in [0.5, 1.0, 3.0]:

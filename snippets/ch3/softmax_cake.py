@@ -5,12 +5,12 @@ from attnkit.text import pad
 scores = np.array([5.0, 2.0, 0.0])        # (3,) 每位朋友一个分数 [zh]
 scores = np.array([5.0, 2.0, 0.0])        # (3,) one score per friend [en]
 
-e = np.exp(scores)                         # (3,) 第 1 步：e 的分数次方 [zh]
-total = e.sum()                            # ()   第 2 步：加起来 [zh]
-weights = e / total                        # (3,) 第 3 步：各占总数的多少 [zh]
-e = np.exp(scores)                         # (3,) step 1: e to the power of each score [en]
-total = e.sum()                            # ()   step 2: add them up [en]
-weights = e / total                        # (3,) step 3: each share of the total [en]
+e = np.exp(scores)                         # (3,) 先取 e 的分数次方 [zh]
+total = e.sum()                            # ()   再加起来 [zh]
+weights = e / total                        # (3,) 最后看各占总数的多少 [zh]
+e = np.exp(scores)                         # (3,) first, e to the power of each score [en]
+total = e.sum()                            # ()   then add them up [en]
+weights = e / total                        # (3,) last, each one's share of the total [en]
 
 print(pad("e^s", 16), "=", e.round(3))
 print(pad("总和", 16), "=", total.round(3))                                   # [zh]

@@ -13,7 +13,7 @@ print("same start, same gradients:", all(np.array_equal(grads[0][p], grads[1][p]
 
 starts = {"same": "完全相同", "nudged": "差百万分之一", "random": "各自随机"}  # [zh]
 starts = {"same": "same", "nudged": "nudged", "random": "random"}          # [en]
-cols = [14, 9, 10, 10, 10]
+cols = [14, 9, 10, 11, 11]
 print(pad(row(["起点", "损失@0", "损失@800", "差@0", "差@800"], cols, "<"), sum(cols)), "每个头（看左，看右）")  # [zh]
 print(pad(row(["start", "loss@0", "loss@800", "gap@0", "gap@800"], cols, "<"), sum(cols)), "(left, right) per head")  # [en]
 for start, label in starts.items():
