@@ -16,7 +16,7 @@ one_by_one = np.stack([step.weights[i] @ step.v for i in range(len(r.tokens))]) 
 print("循环 == 一次算完：", np.allclose(one_by_one, step.weights @ step.v))  # [zh]
 print("loop == all at once:", np.allclose(one_by_one, step.weights @ step.v))  # [en]
 
-# 每个输出都看过整行：只改最后一个词，前面名词的输出也会变。 [zh]
+# 每个输出都看过整行：只改句末，句首名词的输出也会变。 [zh]
 # Each output has seen the whole row: change only the LAST word, and an EARLY word's output moves. [en]
 other = toy.run(other_end)
 first = "小猫"                                        # [zh]
