@@ -33,26 +33,36 @@ REGISTRY = Store("figures", ".json")
 SHARED = ("__init__.py", "_style.py")     # every figure depends on these
 
 
-def _imported_figure_modules(name: str) -> set[str]:
-    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not."""
+def _direct_imports(source: bytes) -> list[str]:
+    """Figure modules (file names) that a figure module's source imports itself."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module:               # from .ch3 import x
+                found.append(node.module.split(".")[0] + ".py")
+            elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
+                found.append(node.module.split(".")[2] + ".py")
+    return found
+
+
+def _imported_figure_modules(name: str, parsed: dict | None = None) -> set[str]:
+    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not.
+    ``parsed`` remembers each file's direct imports (one parse per file, not per figure)."""
+    parsed = {} if parsed is None else parsed
     seen, todo = set(), [name]
     while todo:
         current = todo.pop()
         if current in seen or not (FIGURE_DIR / current).is_file():
             continue
         seen.add(current)
-        tree = ast.parse((FIGURE_DIR / current).read_bytes())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                if node.level == 1 and node.module:               # from .ch3 import x
-                    todo.append(node.module.split(".")[0] + ".py")
-                elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
-                    todo.append(node.module.split(".")[2] + ".py")
+        if current not in parsed:
+            parsed[current] = _direct_imports((FIGURE_DIR / current).read_bytes())
+        todo.extend(parsed[current])
     return seen
 
 
-def figure_key(fig_id: str, module: str, lang: str) -> str:
-    deps = sorted(_imported_figure_modules(module) | set(SHARED))
+def figure_key(fig_id: str, module: str, lang: str, parsed: dict | None = None) -> str:
+    deps = sorted(_imported_figure_modules(module, parsed) | set(SHARED))
     return key("figure", 1, lang, fig_id, sources([FIGURE_DIR / d for d in deps]),
                attnkit_digest(figures=False), environment())
 
@@ -75,7 +85,8 @@ def on_files(files, config):
     pool_holder: list[ProcessPoolExecutor] = []
     try:
         registry = _registry(pool_holder)
-        keys = {fig_id: figure_key(fig_id, module, lang) for fig_id, module in registry.items()}
+        parsed: dict[str, list[str]] = {}
+        keys = {fig_id: figure_key(fig_id, module, lang, parsed) for fig_id, module in registry.items()}
         missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
         if missing:
             if not pool_holder:
