@@ -78,8 +78,27 @@ def sources(paths: Iterable[Path]) -> str:
     return _DIGESTS[stats]
 
 
+_LISTED: dict[tuple, list[Path]] = {}
+
+
+def _attnkit_py() -> list[Path]:
+    """Every attnkit/**.py, listed again only when a folder of attnkit changed (its mtime: a file
+    added, removed or renamed in it), not on each of the ~300 calls of a build."""
+    dirs = _LISTED.get("dirs") or [ATTNKIT]
+    stamp = tuple((str(d), d.stat().st_mtime_ns if d.is_dir() else None) for d in dirs)
+    if stamp not in _LISTED:
+        _LISTED.clear()
+        files = sorted(ATTNKIT.rglob("*.py"))
+        dirs = sorted({ATTNKIT, *(p.parent for p in files)}
+                      | {d for d in ATTNKIT.rglob("*") if d.is_dir() and "__pycache__" not in d.parts})
+        _LISTED["dirs"] = dirs
+        _LISTED[tuple((str(d), d.stat().st_mtime_ns) for d in dirs)] = files
+        return files
+    return _LISTED[stamp]
+
+
 def attnkit_files(figures: bool = True) -> list[Path]:
-    files = sorted(ATTNKIT.rglob("*.py"))
+    files = list(_attnkit_py())
     if not figures:
         files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
     return files

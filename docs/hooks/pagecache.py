@@ -22,10 +22,12 @@ site byte for byte, and tests/test_serve*.py the served tree with a cold build).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+from pathlib import Path
 
-from bookcache import CACHE, Store, _version, key, sources
+from bookcache import CACHE, Store, _version, key
 
 log = logging.getLogger("mkdocs.hooks.pagecache")
 SEARCH = Store("search", ".json")
@@ -36,15 +38,18 @@ def _toc(items) -> list:
     return [[item.id, item.url, item.title, item.level, _toc(item.children)] for item in items]
 
 
-def _search_key(page) -> str:
-    from pathlib import Path
-
+@functools.lru_cache(maxsize=1)
+def _search_code() -> str:
+    """The search plugin's source, Material's and jieba's versions, whether jieba is there."""
     import material.plugins.search.plugin as search
 
-    meta = json.dumps(page.meta, sort_keys=True, default=repr, ensure_ascii=False)
-    return key("search-entries", 1, page.content, _toc(page.toc), page.url, str(page.title), meta,
-               sources([Path(search.__file__)]), _version("mkdocs-material"), _version("jieba"),
+    return key(Path(search.__file__).read_bytes(), _version("mkdocs-material"), _version("jieba"),
                search.jieba is not None)
+
+
+def _search_key(page) -> str:
+    meta = json.dumps(page.meta, sort_keys=True, default=repr, ensure_ascii=False)
+    return key("search-entries", 1, page.content, _toc(page.toc), page.url, str(page.title), meta, _search_code())
 
 
 def _cached_entries(original):
@@ -70,6 +75,10 @@ def on_config(config):
 
     if not hasattr(SearchIndex.add_entry_from_context, "__wrapped__"):
         SearchIndex.add_entry_from_context = _cached_entries(SearchIndex.add_entry_from_context)
+    from mkdocs.theme import Theme
+
+    if not hasattr(Theme.get_env, "__wrapped__"):
+        Theme.get_env = _with_bytecode_cache(Theme.get_env)
     _stats.update(hits=0, misses=0)
     return config
 
@@ -85,13 +94,20 @@ def _jinja_folder(env) -> str:
     return key("jinja", 1, _version("jinja2"), sys.version, [str(o) if not isinstance(o, (bool, list)) else repr(o) for o in options])[:24]
 
 
-def on_env(env, config, files):
-    from jinja2 import FileSystemBytecodeCache
+def _with_bytecode_cache(get_env):
+    """Theme.get_env, whose environments keep compiled templates in .cache/jinja/ (MkDocs,
+    Material's search and the print-site plugin each ask for one)."""
+    def with_cache(self):
+        from jinja2 import FileSystemBytecodeCache
 
-    folder = CACHE / "jinja" / _jinja_folder(env)
-    folder.mkdir(parents=True, exist_ok=True)
-    env.bytecode_cache = FileSystemBytecodeCache(str(folder))
-    return env
+        env = get_env(self)
+        folder = CACHE / "jinja" / _jinja_folder(env)
+        folder.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+        return env
+
+    with_cache.__wrapped__ = get_env
+    return with_cache
 
 
 def on_post_build(config):
