@@ -87,6 +87,52 @@ def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkey
     assert figures.figure_key("ch3-x", "ch3.py", "zh") != k2, "the shared style"
 
 
+def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
+    exec_cache = load_file(HOOKS / "exec_cache.py", "exec_cache_hook")
+    for lang in ("zh", "en"):
+        modules = exec_cache.lab_figure_modules(ROOT / "docs" / lang)
+        assert modules is not None and {"__init__.py", "_style.py", "ch4.py"} <= modules, modules
+        assert "ch3.py" not in modules, "a chapter 3 figure edit would re-execute the labs"
+    lab = tmp_path / "ch1" / "lab-x.py"
+    lab.parent.mkdir()
+    for text, expected in [('render_svg("ch3-softmax-amplify", "zh")', "ch3.py"),
+                           ("from attnkit.figures.ch9 import x", "ch9.py")]:
+        lab.write_text(text + "\n", encoding="utf-8")
+        assert expected in exec_cache.lab_figure_modules(tmp_path), text
+    for text in ["render_svg(fig_id, 'zh')", 'render_svg("no-such-figure", "zh")', "from attnkit.figures import FIGURES",
+                 "from attnkit import figures"]:
+        lab.write_text(text + "\n", encoding="utf-8")
+        assert exec_cache.lab_figure_modules(tmp_path) is None, f"{text}: should key by every figure module"
+
+
+def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
+    labs = load_file(HOOKS / "labs.py", "labs_hook")
+    one = '<div class="jp-Cell" id="cell-id=ba183d06">a</div><div id="cell-id=e4d88532">b</div>'
+    two = '<div class="jp-Cell" id="cell-id=989240eb">a</div><div id="cell-id=ebcfa9c6">b</div>'
+    assert labs.fixed_cell_ids(one) == labs.fixed_cell_ids(two)
+    assert labs.fixed_cell_ids(one).count("cell-id=cell-") == 2
+
+
+def test_figure_modules_do_nothing_at_import_but_define_and_register():
+    """A lab imports attnkit.figures, which imports every figure module; the notebook cache is
+    keyed only by the modules a lab draws from, which is right only if importing the others
+    changes nothing (no matplotlib settings, no output): top level holds imports, constants,
+    functions and classes."""
+    allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
+    offenders = []
+    for path in sorted((ROOT / "attnkit" / "figures").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_bytes())
+        for i, node in enumerate(tree.body):
+            docstring = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            if not (isinstance(node, allowed) or docstring):
+                offenders.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and re.search(r"rcParams|\brc\(|\.use\(", ast.unparse(node)):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert not offenders, f"top-level statements with effects in figure modules: {offenders}"
+
+
 def test_environment_key_covers_numpy_matplotlib_and_fonts():
     text = (HOOKS / "bookcache.py").read_text(encoding="utf-8")
     body = text[text.index("def environment"):text.index("class Store")]

@@ -111,6 +111,40 @@ def attnkit_digest(figures: bool = True) -> str:
     return sources(attnkit_files(figures))
 
 
+FIGURE_DIR = ATTNKIT / "figures"
+FIGURE_SHARED = ("__init__.py", "_style.py")     # every figure depends on these
+
+
+def _direct_imports(source: bytes) -> list[str]:
+    """Figure modules (file names) that a figure module's source imports itself."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module:               # from .ch3 import x
+                found.append(node.module.split(".")[0] + ".py")
+            elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
+                found.append(node.module.split(".")[2] + ".py")
+    return found
+
+
+def imported_figure_modules(name: str, parsed: dict | None = None, folder: Path = FIGURE_DIR) -> set[str]:
+    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not.
+    ``parsed`` remembers each file's direct imports (one parse per file, not per figure)."""
+    parsed = {} if parsed is None else parsed
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or not (folder / current).is_file():
+            continue
+        seen.add(current)
+        if current not in parsed:
+            parsed[current] = _direct_imports((folder / current).read_bytes())
+        todo.extend(parsed[current])
+    return seen
+
+
 def _version(module: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -15,7 +15,6 @@ no process at all.
 
 from __future__ import annotations
 
-import ast
 import json
 import logging
 from concurrent.futures import ProcessPoolExecutor
@@ -24,45 +23,17 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from bookcache import ATTNKIT, Store, attnkit_digest, call, environment, key, sources, worker_pool
+from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, call, environment,
+                       imported_figure_modules as _imported_figure_modules, key, sources, worker_pool)
 
 log = logging.getLogger("mkdocs.hooks.figures")
 FIGURE_DIR = ATTNKIT / "figures"
 SVG = Store("figures", ".svg")
 REGISTRY = Store("figures", ".json")
-SHARED = ("__init__.py", "_style.py")     # every figure depends on these
-
-
-def _direct_imports(source: bytes) -> list[str]:
-    """Figure modules (file names) that a figure module's source imports itself."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module:               # from .ch3 import x
-                found.append(node.module.split(".")[0] + ".py")
-            elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
-                found.append(node.module.split(".")[2] + ".py")
-    return found
-
-
-def _imported_figure_modules(name: str, parsed: dict | None = None) -> set[str]:
-    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not.
-    ``parsed`` remembers each file's direct imports (one parse per file, not per figure)."""
-    parsed = {} if parsed is None else parsed
-    seen, todo = set(), [name]
-    while todo:
-        current = todo.pop()
-        if current in seen or not (FIGURE_DIR / current).is_file():
-            continue
-        seen.add(current)
-        if current not in parsed:
-            parsed[current] = _direct_imports((FIGURE_DIR / current).read_bytes())
-        todo.extend(parsed[current])
-    return seen
 
 
 def figure_key(fig_id: str, module: str, lang: str, parsed: dict | None = None) -> str:
-    deps = sorted(_imported_figure_modules(module, parsed) | set(SHARED))
+    deps = sorted(_imported_figure_modules(module, parsed, FIGURE_DIR) | set(SHARED))
     return key("figure", 1, lang, fig_id, sources([FIGURE_DIR / d for d in deps]),
                attnkit_digest(figures=False), environment())
 
