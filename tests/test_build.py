@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -177,6 +178,51 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
         assert serve_tool.langs_for(ROOT / shared) == {"zh", "en"}, shared
     watched = {Path(p).parts[0] for p in serve_tool.WATCHED}
     assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
+
+
+class _StubBuilder:
+    """What the serve handler needs of a Builder: a current site (or none, after a failure)."""
+
+    def __init__(self, current, failed=False):
+        self.current, self.failed, self.version = current, failed, 1 if current else 0
+
+    def wait_first(self, timeout):
+        pass
+
+    def wait_built(self, version, timeout):
+        return False
+
+
+def _serve_stub(builders, pyodide):
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), serve_tool.make_handler(builders, pyodide))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def test_serve_lang_en_alone_serves_the_pyodide_files_and_a_failed_first_build_says_so(tmp_path):
+    site = tmp_path / "en"
+    site.mkdir()
+    (site / "index.html").write_text("<html><body>home</body></html>", encoding="utf-8")
+    wasm = tmp_path / "pyodide.asm.wasm"
+    wasm.write_bytes(b"\0asm-bytes")
+    server, base = _serve_stub({"en": _StubBuilder(site)}, {"pyodide.asm.wasm": wasm})
+    try:
+        with urllib.request.urlopen(f"{base}/assets/pyodide/pyodide.asm.wasm", timeout=10) as r:
+            assert r.read() == b"\0asm-bytes" and r.headers["Content-Type"] == "application/wasm"
+        with urllib.request.urlopen(f"{base}/assets/book.css", timeout=10) as r:   # other zh paths: to /en/
+            assert r.url.endswith("/en/") and b"home" in r.read()
+    finally:
+        server.shutdown()
+    server, base = _serve_stub({"zh": _StubBuilder(None, failed=True)}, {})
+    try:
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(f"{base}/ch3/softmax/", timeout=10)
+        assert error.value.code == 503 and b"build failed" in error.value.read()
+    finally:
+        server.shutdown()
 
 
 # ---------------------------------------------------------------- slow: builds in a copy

@@ -141,7 +141,14 @@ class Builder:
             self.changed.wait_for(lambda: self.current is not None or self.failed, timeout)
 
 
-def make_handler(builders: dict[str, Builder]):
+PYODIDE_URL = "/assets/pyodide/"
+
+
+def make_handler(builders: dict[str, Builder], pyodide: dict[str, Path] | None = None):
+    """``pyodide``: {file name: path} of the vendored Pyodide files, served at /assets/pyodide/
+    when the Chinese book (which carries them) is not served."""
+    pyodide = pyodide or {}
+
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -179,6 +186,12 @@ def make_handler(builders: dict[str, Builder]):
                 changed = builder.wait_built(int(query.get("version", ["0"])[0]), timeout=25)
                 return self._send(200, json.dumps({"changed": changed}).encode(), "application/json")
             lang = "en" if (path == "/en" or path.startswith("/en/")) else "zh"
+            if lang not in builders and path.startswith(PYODIDE_URL) and path[len(PYODIDE_URL):] in pyodide:
+                # `make serve LANG=en`: the English book loads Pyodide from the Chinese root
+                # (docs/hooks/playground.py); serve the very files the Chinese build would copy there
+                file = pyodide[path[len(PYODIDE_URL):]]
+                kind = "application/wasm" if file.suffix == ".wasm" else mimetypes.guess_type(file.name)[0]
+                return self._send(200, file.read_bytes(), kind or "application/octet-stream")
             if lang not in builders:
                 target = "/en/" if lang == "zh" else "/"
                 self.send_response(302)
@@ -285,7 +298,12 @@ def main() -> None:
     server = http.server.ThreadingHTTPServer((args.host, args.port), None)
     try:
         builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
-        server.RequestHandlerClass = make_handler(builders)
+        pyodide = {}
+        if "zh" not in builders:
+            import vendor_pyodide
+
+            pyodide = vendor_pyodide.verify()   # checked against tools/pyodide-manifest.json, as the build does
+        server.RequestHandlerClass = make_handler(builders, pyodide)
         observer = watch(builders, log)
         where = ", ".join(f"{lang} at http://{args.host}:{args.port}{'/en/' if lang == 'en' else '/'}" for lang in langs)
         log(f"serving {where} (building…)")
