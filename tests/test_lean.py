@@ -67,6 +67,7 @@ def test_first_visit_fetches_no_search_no_print_files_and_one_sitemap(site, path
 def test_no_page_loads_what_it_does_not_use():
     pages = [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts]
     assert len(pages) > 60
+    palettes = set()
     for path in pages:
         html = path.read_text(encoding="utf-8")
         where = path.relative_to(SITE)
@@ -74,10 +75,20 @@ def test_no_page_loads_what_it_does_not_use():
         assert '<script src="">' not in html, where
         head = html.partition("</head>")[0]
         assert not re.search(r'<link rel="alternate" href="[^"]*" hreflang=', head), where
+        palette = re.search(r'href="([^"]*assets/stylesheets/palette\.[0-9a-f]{8}\.min\.css)"', head)
+        assert palette, f"{where}: no palette stylesheet"
+        palettes.add(palette[1].rsplit("/", 1)[1])
         if "print_page" in where.parts:
             assert "js/print-site.js" in html, where
         else:
             assert "print-site" not in html, where
+    # One trimmed palette per language, with the book's colours (indigo, deep orange) and both schemes only.
+    for lang_site in (SITE, SITE / "en"):
+        used = [name for name in palettes if (lang_site / "assets" / "stylesheets" / name).is_file()]
+        assert len(used) == 1, (lang_site, palettes)
+        css = (lang_site / "assets" / "stylesheets" / used[0]).read_text(encoding="utf-8")
+        assert "[data-md-color-primary=indigo]" in css and "[data-md-color-accent=deep-orange]" in css
+        assert "[data-md-color-scheme=slate]" in css and "=red]" not in css and len(css) < 4096
 
 
 LAB_STYLES = """() => [...document.querySelectorAll('style[data-trimmed="lean"]')].length"""

@@ -13,6 +13,8 @@ use them, after the HTML is final (``on_post_page``):
   page, and Material fetches ``sitemap.xml`` from each of them on every first visit (3 fetches
   of the same sitemaps with instant navigation). The language selector
   (overrides/partials/alternate.html) links to the same page in the other language without them.
+* Material's palette stylesheet (12 KB) holds every primary and accent colour; pages get a copy
+  with the ones the config's palette uses (3 KB, named by its content).
 * Lab pages (mkdocs-jupyter): the notebook stylesheet that nbconvert inlines into each lab page
   (JupyterLab's whole theme, ~580 KB) keeps only the rules whose classes occur on that page and
   the custom properties something uses; the MathJax loader whose ``src`` is empty (it fetched the
@@ -22,7 +24,9 @@ use them, after the HTML is final (``on_post_page``):
 
 from __future__ import annotations
 
+import hashlib
 import re
+from pathlib import Path
 
 import tinycss2
 from mkdocs.exceptions import PluginError
@@ -60,16 +64,18 @@ def _selector_kept(selector: str, classes: set[str]) -> bool:
     return all(name in classes for name in CLASS_IN_SELECTOR.findall(_outside_parentheses(selector)))
 
 
-def _rules(nodes, classes: set[str]) -> list:
+def _rules(nodes, classes) -> list:
     """The rules (tinycss2 nodes) whose selectors can match: each selector list keeps the
-    selectors whose classes all occur in ``classes``; @media/@supports keep what they contain."""
+    selectors whose classes all occur in ``classes`` (or, if ``classes`` is a function, for which
+    it is true); @media/@supports keep what they contain."""
+    kept_selector = classes if callable(classes) else lambda selector: _selector_kept(selector, classes)
     kept = []
     for node in nodes:
         if node.type == "qualified-rule":
             prelude = tinycss2.serialize(node.prelude).strip()
             # a comma inside :is(.a, .b) does not separate selectors: such a list is checked whole
             selectors = [prelude] if "(" in prelude else [s.strip() for s in prelude.split(",")]
-            selectors = [s for s in selectors if _selector_kept(s, classes)]
+            selectors = [s for s in selectors if kept_selector(s)]
             if selectors:
                 kept.append(("rule", ",".join(selectors), node.content))
         elif node.type == "at-rule" and node.content is not None and node.lower_at_keyword in KEEP_AT:
@@ -108,7 +114,7 @@ def _write(kept, unused: set[str]) -> str:
     return "".join(out)
 
 
-def trim_css(css: str, classes: set[str], elsewhere: str = "") -> str:
+def trim_css(css: str, classes, elsewhere: str = "") -> str:
     """``css`` without the rules that cannot match an element whose classes are all in ``classes``,
     and without custom properties (``--x: ...``) that neither the kept rules nor ``elsewhere``
     (the page, the site's other stylesheets) read with ``var(--x)``.
@@ -128,6 +134,22 @@ def trim_css(css: str, classes: set[str], elsewhere: str = "") -> str:
         unused = now
 
 
+PALETTE_ATTR = re.compile(r"\[data-md-color-(primary|accent)=([\w-]+)\]")
+
+
+def trim_palette(css: str, palette) -> str:
+    """Material's palette stylesheet with the rules for the primary and accent colours the
+    config's palette entries use, and the schemes (Material sets only those attributes).
+
+    >>> trim_palette("[data-md-color-primary=red]{--a:1}[data-md-color-primary=indigo]{--b:2}", [{"primary": "indigo"}])
+    '[data-md-color-primary=indigo]{--b:2}'
+    """
+    entries = palette if isinstance(palette, list) else [palette]
+    used = {(kind, str(entry.get(kind, "")).replace(" ", "-").lower()) for entry in entries for kind in ("primary", "accent")}
+    return trim_css(css, lambda selector: all(found in used for found in PALETTE_ATTR.findall(selector)),
+                    elsewhere="var(" + " var(".join(re.findall(r"(--[\w-]+)\s*:", css)) + ")")  # keep every custom property
+
+
 def trim_notebook(html: str, elsewhere: str = "") -> str:
     """A lab page without the empty MathJax loader, its notebook stylesheets trimmed to the page."""
     html = EMPTY_MATHJAX.sub("", html)
@@ -142,7 +164,26 @@ def trim_notebook(html: str, elsewhere: str = "") -> str:
     return STYLE.sub(trim, html)
 
 
-def lean(html: str, print_page: bool = False, elsewhere: str = "") -> str:
+_palette: dict[str, tuple[str, str, str]] = {}   # per config file: see palette_files()
+
+
+def palette_files(config) -> tuple[str, str, str]:
+    """(Material's palette stylesheet name, the trimmed one's name, its text), named by content."""
+    key = config.config_file_path
+    if key not in _palette:
+        for folder in config.theme.dirs:
+            found = sorted(Path(folder).glob("assets/stylesheets/palette.*.min.css"))
+            if found:
+                text = trim_palette(found[0].read_text(encoding="utf-8"), config.theme["palette"])
+                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+                _palette[key] = (found[0].name, f"palette.{digest}.min.css", text)
+                break
+        else:
+            _palette[key] = ("", "", "")
+    return _palette[key]
+
+
+def lean(html: str, print_page: bool = False, elsewhere: str = "", palette: tuple[str, str] = ("", "")) -> str:
     """One page's HTML without the files it does not use (see the module docstring)."""
     if PYODIDE_FENCE.search(html):
         raise PluginError("markdown-exec's pyodide fence loads Pyodide from a CDN and runs it on the page: "
@@ -151,6 +192,8 @@ def lean(html: str, print_page: bool = False, elsewhere: str = "") -> str:
     if not print_page:
         html = PRINT_SITE.sub("", html)
     head, sep, body = html.partition("</head>")
+    if palette[0]:
+        head = head.replace(f"assets/stylesheets/{palette[0]}", f"assets/stylesheets/{palette[1]}")
     html = HEAD_ALTERNATE.sub("", head) + sep + body
     if 'class="jupyter-wrapper"' in html:
         html = trim_notebook(html, elsewhere)
@@ -161,30 +204,38 @@ _site_css: dict[str, str] = {}
 
 
 def _elsewhere(config) -> str:
-    """Every stylesheet of the theme and the book (what may read a notebook's custom property)."""
+    """The book's own stylesheets (overrides/), which may read a notebook's custom property."""
     key = config.site_dir
     if key not in _site_css:
-        from pathlib import Path
         roots = [Path(config.docs_dir).parents[1] / "overrides"]
         _site_css[key] = "".join(p.read_text(encoding="utf-8") for root in roots for p in sorted(root.rglob("*.css")))
     return _site_css[key]
 
 
+def on_config(config):
+    _palette.clear()   # `mkdocs serve` keeps this module between builds: read the stylesheets again
+    _site_css.clear()
+    return config
+
+
 @event_priority(-90)  # after the other hooks changed the page, before csp.py (-100) hashes its scripts
 def on_post_page(output, page, config):
-    return lean(output, elsewhere=_elsewhere(config))
+    return lean(output, elsewhere=_elsewhere(config), palette=palette_files(config)[:2])
 
 
 def on_post_template(output_content, template_name, config):
     if template_name == "404.html":
-        return lean(output_content)
+        return lean(output_content, palette=palette_files(config)[:2])
     return output_content
 
 
 @event_priority(-90)  # after mkdocs-print-site-plugin wrote the print page, before csp.py
 def on_post_build(config):
-    from pathlib import Path
     path = Path(config.site_dir) / "print_page" / "index.html"
     if path.is_file():
         html = path.read_text(encoding="utf-8")
-        path.write_text(lean(html, print_page=True, elsewhere=_elsewhere(config)), encoding="utf-8")
+        path.write_text(lean(html, print_page=True, elsewhere=_elsewhere(config), palette=palette_files(config)[:2]),
+                        encoding="utf-8")
+    _, name, text = palette_files(config)
+    if name:
+        (Path(config.site_dir) / "assets" / "stylesheets" / name).write_text(text, encoding="utf-8")
