@@ -89,6 +89,16 @@ SETTLED = """() => document.getAnimations().every(
     a => a.playState !== "running" || a.effect.getTiming().iterations === Infinity)"""
 
 
+def inject_axe(page, base: str) -> None:
+    """Load axe into a (sync Playwright) page from the site's own origin (the page's strict CSP
+    allows 'self' scripts and no inline ones, so add_script_tag(path=...) would be blocked); the
+    file comes from node_modules. tests/test_figure_text.py uses it."""
+    if not getattr(page, "axe_routed", False):
+        page.route("**" + AXE_PATH, lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
+        page.axe_routed = True
+    page.add_script_tag(url=base + AXE_PATH)
+
+
 def widths(path: str) -> tuple[int, ...]:
     """The print page at 1280 px only (see the module docstring); every other page at both widths."""
     return WIDTHS[:1] if path.rstrip("/").endswith("print_page") else WIDTHS
