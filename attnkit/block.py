@@ -32,6 +32,7 @@ import numpy as np
 
 from ._checks import as_float_array
 from .core import multi_head_attention, sinusoidal_positional_encoding, split_heads
+from .text import pad, width
 
 __all__ = [
     "layer_norm",
@@ -385,19 +386,10 @@ def story_table(rows: np.ndarray, tokens: list[str], columns: list[str], digits:
     rows = np.atleast_2d(np.asarray(rows, dtype=float))
     if rows.shape != (len(tokens), len(columns)):
         raise ValueError(f"rows must have shape ({len(tokens)}, {len(columns)}), got {rows.shape}")
-    width = max(_width(t) for t in tokens) + 2
-    cell = max(max(_width(c) for c in columns), digits + 4) + 1
-    lines = [" " * width + "".join(_pad(c, cell) for c in columns)]
+    label = max(width(t) for t in tokens) + 2
+    cell = max(max(width(c) for c in columns), digits + 4) + 1
+    lines = [" " * label + "".join(pad(c, cell, ">") for c in columns)]
     for token, values in zip(tokens, rows):
-        lines.append(token + " " * (width - _width(token))
-                     + "".join(_pad(f"{v:.{digits}f}", cell) for v in values))
+        lines.append(pad(token, label) + "".join(pad(f"{v:.{digits}f}", cell, ">") for v in values))
     return "\n".join(line.rstrip() for line in lines)
 
-
-def _width(s: str) -> int:
-    """Display width: CJK characters take two columns."""
-    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in s)
-
-
-def _pad(s: str, width: int) -> str:
-    return " " * (width - _width(s)) + s

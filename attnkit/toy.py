@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import scaled_dot_product_attention
+from .text import pad, width
 
 __all__ = [
     "FEATURES",
@@ -468,11 +469,6 @@ def focus_row(key: str, what: str = "weights", step: int | None = None) -> np.nd
     return getattr(r.steps[(step or example.step) - 1], what)[r.index(example.focus)]
 
 
-def _width(text: str) -> int:
-    """Columns ``text`` takes in a monospace font: a Chinese character takes two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
 def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
                  only_nonzero: bool = True) -> str:
     """A projection matrix as text: one line per feature (row), one column per slot.
@@ -489,12 +485,11 @@ def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
     if names is None:
         raise ValueError(f"w must have one row per feature ({len(FEATURES)}), got shape {w.shape}")
     rows = [(names[i], w[i]) for i in range(w.shape[0]) if not only_nonzero or w[i].any()]
-    width = max(_width(n) for n, _ in rows) + 2
-    cells = [max(_width(c), 5) + 2 for c in columns]
-    lines = [" " * width + "".join(" " * (w - _width(c)) + c for c, w in zip(columns, cells))]
+    label = max(width(n) for n, _ in rows) + 2
+    cells = [max(width(c), 5) + 2 for c in columns]
+    lines = [" " * label + "".join(pad(c, w, ">") for c, w in zip(columns, cells))]
     for name, values in rows:
-        lines.append(name + " " * (width - _width(name)) + "".join(
-            f"{v:>{w}.1f}" for w, v in zip(cells, values)))
+        lines.append(pad(name, label) + "".join(f"{v:>{w}.1f}" for w, v in zip(cells, values)))
     return "\n".join(line.rstrip() for line in lines)
 
 
