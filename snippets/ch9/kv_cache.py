@@ -16,9 +16,9 @@ diff = np.abs(redo - cached.logits).max()
 print("不用缓存：", tinygpt.spell(plain))                      # [zh]
 print("KV 缓存： ", tinygpt.spell(cached.tokens))              # [zh]
 print("词元相同：", plain.tolist() == cached.tokens)           # [zh]
-print("logits 最大差：", diff)                                 # [zh]
+print("logits 最大差：", f"{diff:.1e}")                        # [zh]
 print("no cache:", tinygpt.spell(plain))                       # [en]
 print("KV cache:", tinygpt.spell(cached.tokens))               # [en]
 print("same tokens:", plain.tolist() == cached.tokens)         # [en]
-print("largest logit difference:", diff)                       # [en]
+print("largest logit difference:", f"{diff:.1e}")              # [en]
 print("K, V:", cached.cache.k.shape, cached.cache.v.shape)     # (n_layers, n, d_model)

@@ -15,7 +15,7 @@ full, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(1000))   # (100
 tiled = tiled_attention(q, k, v, block_size=128, causal=True)             # (1000, 64)
 full_mib = peak_bytes(lambda: scaled_dot_product_attention(q, k, v)) / 2**20
 tiled_mib = peak_bytes(lambda: tiled_attention(q, k, v, block_size=128)) / 2**20
-print("最大差：", np.abs(full - tiled).max())                       # [zh]
+print("最大差：", f"{np.abs(full - tiled).max():.1e}")              # [zh]
 print(f"峰值额外内存：一次算完 {full_mib:.0f} MiB，分块 {tiled_mib:.0f} MiB")   # [zh]
-print("largest difference:", np.abs(full - tiled).max())            # [en]
+print("largest difference:", f"{np.abs(full - tiled).max():.1e}")   # [en]
 print(f"peak extra memory: all at once {full_mib:.0f} MiB, tiled {tiled_mib:.0f} MiB")  # [en]
