@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages, load_file
+from listing_output import output_problems
 
 EXEC_INFO = re.compile(r'^python\s+exec="on"(\s+\w+="[^"]*")*$')
 SITE = ROOT / "site"
@@ -83,6 +84,8 @@ def test_listing_runs_and_its_output_is_on_the_page(name):
     for lang in LANGS:
         output = run_listing(name, lang)
         assert output.strip(), f"snippets/{name} ({lang}) prints nothing: a reader would see an empty output block"
+        problems = output_problems(name, output, lang)
+        assert not problems, f"snippets/{name} ({lang}) prints:\n" + "\n".join(problems)
         shown = []
         for page in pages(lang):
             source = (DOCS / lang / page).read_text(encoding="utf-8")

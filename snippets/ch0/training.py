@@ -1,4 +1,5 @@
 from attnkit.basics import fit_line
+from attnkit.text import row
 
 kg = [1.0, 2.0, 3.0]                           # (3,) 输入 x [zh]
 kg = [1.0, 2.0, 3.0]                           # (3,) inputs x [en]
@@ -9,8 +10,9 @@ paid = [4.1, 7.9, 12.2]                        # (3,) answers y [en]
 # start at w = 0; each step goes a little against the slope (learning rate 0.05) [en]
 fit = fit_line(kg, paid, w0=0.0, lr=0.05, steps=30)    # w、损失：各 (31,) [zh]
 fit = fit_line(kg, paid, w0=0.0, lr=0.05, steps=30)    # w, loss: (31,) each [en]
-header = "第几步    w       损失"  # [zh]
-header = "step      w       loss"  # [en]
-print(header)
+header = ["第几步", "w", "损失"]  # [zh]
+header = ["step", "w", "loss"]   # [en]
+cols = [6, 9, 10]
+print(row(header, cols))
 for step in [0, 1, 2, 3, 5, 10, 20, 30]:
-    print(f"{step:4d}  {fit.w[step]:7.3f}  {fit.loss[step]:8.4f}")
+    print(row([step, f"{fit.w[step]:.3f}", f"{fit.loss[step]:.4f}"], cols))

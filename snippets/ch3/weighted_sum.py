@@ -8,7 +8,8 @@ for key in keys:
     clue = r.tokens[-1]                            # 饿了 / 好玩：最后一个词 [zh]
     clue = r.tokens[-1]                            # tired / wide, the last word [en]
     i, j = r.index(pronoun), r.index(clue)
-    print(f"{clue}: k = {step1.k[j]}   v = {step1.v[j].astype(int)}")
+    print(f"{clue}：k = {step1.k[j]}   v = {step1.v[j].astype(int)}")  # [zh]
+    print(f"{clue}: k = {step1.k[j]}   v = {step1.v[j].astype(int)}")  # [en]
     print(f"  {pronoun} 给 {clue} 的权重 {step1.weights[i, j]:.3f}")  # [zh]
     print(f"  {pronoun} 的输出 = weights @ v =", step1.out[i].round(3))   # (n,) @ (n, 10) -> (10,) [zh]
     print(f"  {pronoun} gives {clue} weight {step1.weights[i, j]:.3f}")  # [en]
