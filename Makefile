@@ -59,8 +59,10 @@ pdf: build
 
 publish: pdf
 
+# One pytest worker per core (pytest-xdist); each test file stays in one worker, so a file's
+# browser, server and trained-model fixtures start once.
 test: pdf
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # A list of scripts, each printing its own figures.
 BENCHES := tools/bench.py tools/bench_playground.py tools/bench_tinygpt.py $(wildcard tools/bench_pages.py)

@@ -39,3 +39,16 @@ def test_english_output_may_use_e_notation_and_unchecked_chapters_are_skipped():
     assert output_problems("ch1/x.py", "t=40 1.33e-07\n", "zh") == ["output line 1 has e-notation: t=40 1.33e-07"]
     assert output_problems("ch9/x.py", "t=40 1.33e-07\n", "zh") == ["output line 1 has e-notation: t=40 1.33e-07"]
     assert output_problems("ch99/x.py", "t=40 1.33e-07\n", "zh") == []   # a chapter not yet in CHECKED_CHAPTERS
+
+
+def test_a_reader_can_run_a_listing_in_one_language():
+    """The home page tells readers to run listings with tools/listings.py: as the page shows them."""
+    import subprocess
+    import sys
+
+    from book import ROOT
+    for lang, first in (("zh", "猫："), ("en", "cat:")):
+        result = subprocess.run([sys.executable, "tools/listings.py", "snippets/ch0/vectors.py", "--lang", lang],
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith(first), result.stdout

@@ -86,3 +86,34 @@ FENCE = re.compile(
     r'(?P=indent)(?P=fence)[ \t]*$',
     re.M,
 )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run a listing as one book shows it, on your own computer:
+
+        python tools/listings.py snippets/ch3/softmax_cake.py --lang zh
+
+    Run directly with ``python``, a listing executes both languages' lines (and a few listings,
+    whose first line of a statement has two versions, are not even valid Python then)."""
+    import argparse
+    import runpy
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="Run a listing of snippets/ in one language.")
+    parser.add_argument("listing", type=Path, help="e.g. snippets/ch3/softmax_cake.py")
+    parser.add_argument("--lang", choices=LANGS, default="zh", help="which book's lines to keep (default zh)")
+    args = parser.parse_args(argv)
+    if not args.listing.is_file():
+        parser.error(f"no such listing: {args.listing}")
+    source = for_language(args.listing.read_text(encoding="utf-8"), args.lang)
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / args.listing.name
+        script.write_text(source, encoding="utf-8")
+        sys.argv = [str(script)]
+        runpy.run_path(str(script), run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()
