@@ -29,6 +29,17 @@ def test_widget_data_is_the_books_training(lang):
     assert data["labels"] != hook.GPT_LABELS[other]
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_widget_sentences_print_numbers_in_book_style(lang):
+    """The tolerance reaches the reader as 10⁻⁹, never as JavaScript's "1e-9" (issue 14)."""
+    import re
+    labels = hook.train_gpt_data(lang)["labels"]
+    assert "10⁻⁹" in labels["matches"] and "{tol}" not in labels["matches"]
+    assert not [text for text in labels.values() if re.search(r"\d[eE][-+]?\d", text)]
+    with pytest.raises(ValueError, match="power of ten"):
+        hook._book_power(2e-9)
+
+
 def test_the_code_the_widget_runs_is_the_trainer():
     """The widget's code templates, run in CPython, give Trainer's losses (Pyodide is checked below)."""
     sent = []

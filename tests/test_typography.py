@@ -92,6 +92,21 @@ def problems(lines: list[str]) -> list[str]:
     return found
 
 
+def unbalanced_quotes(lines: list[str]) -> list[str]:
+    """“” must pair up: a ” with no “ before it (the seeds' ”看”), or a second “ before the ”."""
+    text, found, opened = " ".join(lines), [], None
+    for i, c in enumerate(text):
+        if c == "“":
+            if opened is not None:
+                found.append(f"unbalanced quote: {text[max(0, opened - 30):i + 10]}")
+            opened = i
+        elif c == "”":
+            if opened is None:
+                found.append(f"unbalanced quote: {text[max(0, i - 30):i + 10]}")
+            opened = None
+    return found
+
+
 def chinese_pages() -> list[Path]:
     pages = [p for p in SITE.rglob("index.html") if not p.relative_to(SITE).parts[0] in ("en", "print_page")]
     assert pages, "no built Chinese pages: run make build"
@@ -100,7 +115,8 @@ def chinese_pages() -> list[Path]:
 
 @pytest.mark.parametrize("page", chinese_pages() if SITE.is_dir() else [], ids=lambda p: str(p.relative_to(SITE).parent) or "home")
 def test_chinese_page_uses_chinese_quotes_and_numbers(page):
-    found = problems(prose(page.read_text(encoding="utf-8")))
+    lines = prose(page.read_text(encoding="utf-8"))
+    found = problems(lines) + unbalanced_quotes(lines)
     assert not found, f"{page.relative_to(SITE)}:\n" + "\n".join(found)
 
 
@@ -168,6 +184,12 @@ def test_every_image_has_a_real_alt_text(page):
     imgs = re.findall(r"<img\b[^>]*>", article)
     bad = [tag[:120] for tag in imgs if NO_ALT in tag or not re.search(r'\balt="[^"]+"', tag)]
     assert not bad, f"{page.relative_to(SITE)}:\n" + "\n".join(bad)
+
+
+def test_quote_pairing_check_itself():
+    assert unbalanced_quotes(["自注意力到底在”看”什么"])
+    assert unbalanced_quotes(["他说“你好，“再见”"])
+    assert not unbalanced_quotes(["他说：“你好。", "再见。”然后走了，“它”指小猫。"])
 
 
 def test_leak_checks_themselves():

@@ -69,20 +69,25 @@ def memory(lang: str):
     return fig
 
 
+# The toy sentence, its pronoun and the word it should find, per language (5.3 reads this figure).
+READ_HEATMAP = {"zh": ("cat-ball-hungry", "它", "小猫"), "en": ("animal-street-tired", "it", "animal")}
+
+
 @figure("ch5-read-heatmap")
 def read_heatmap(lang: str):
-    """How to read an attention heatmap, on the toy model's 'it ... tired' sentence."""
-    r = toy.run("animal-street-tired")
+    """How to read an attention heatmap, on the toy model's pronoun sentence of the page's language."""
+    key, it, animal = READ_HEATMAP[lang]
+    r = toy.run(key)
     w = r.weights                                                         # (n, n) step 2
     n = len(r.tokens)
     fig, ax = plt.subplots(figsize=(7.0, 6.4))
     weights_map(ax, w, r.tokens, r.tokens, fontsize=10, rotate=60)
-    i, j = r.index("it"), r.index("animal")
+    i, j = r.index(it), r.index(animal)
     ax.add_patch(Rectangle((-0.5, i - 0.5), n, 1, fill=False, edgecolor=ACCENT, lw=2))
     ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=INK, lw=2.2))
     ax.set_xlabel(tr(lang, "列：被看的词（键）", "column: the word looked at (key)"), color=MUTED)
     ax.set_ylabel(tr(lang, "行：正在看的词（查询）；每行加起来是 100", "row: the word looking (query); each row adds up to 100"), color=MUTED)
-    ax.set_title(tr(lang, f"橙框：it 这一行；黑框：it 看 animal，{100 * w[i, j]:.0f}%",
-                    f"orange: the row of it; black: it looks at animal, {100 * w[i, j]:.0f}%"), loc="left")
+    ax.set_title(tr(lang, f"橙框：“{it}”这一行；黑框：“{it}”看“{animal}”，{100 * w[i, j]:.0f}%",
+                    f"orange: the row of {it}; black: {it} looks at {animal}, {100 * w[i, j]:.0f}%"), loc="left")
     fig.tight_layout()
     return fig

@@ -163,6 +163,17 @@ GPT_LABELS = {
 }
 
 
+LIVE_TOLERANCE = 1e-9     # how far the browser's losses may be from CPython's
+
+
+def _book_power(x: float) -> str:
+    """A power of ten as a book prints it, in either language: 1e-9 -> 10⁻⁹ (never "1e-09")."""
+    exponent = round(math.log10(x))
+    if not math.isclose(10.0 ** exponent, x, rel_tol=1e-12):
+        raise ValueError(f"_book_power expects a power of ten, got {x!r}")
+    return "10" + str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
 def train_gpt_data(lang: str) -> dict:
     """The live-training widget: the book's configuration, its CPython losses, the example, labels."""
     book = tinygpt.BOOK
@@ -177,8 +188,11 @@ def train_gpt_data(lang: str) -> dict:
         "lrs": list(tinygpt.LIVE_LRS), "heads": book["n_heads"], "half": book["half"],
         "example": [int(t) for t in example], "letters": list(tinygpt.spell(example)),
         "reference": [float(x) for x in losses], "guess": math.log(book["vocab_size"]),
-        "before": np.round(before, 4).tolist(), "tolerance": 1e-9,
-        "code": GPT_CODE, "labels": GPT_LABELS[lang],
+        "before": np.round(before, 4).tolist(), "tolerance": LIVE_TOLERANCE,
+        # The tolerance is written into the sentence here, in the book's number style: the
+        # widget's fill() would print the JavaScript number as "1e-9".
+        "code": GPT_CODE, "labels": {**GPT_LABELS[lang],
+                                     "matches": GPT_LABELS[lang]["matches"].replace("{tol}", _book_power(LIVE_TOLERANCE))},
     }
 
 

@@ -1,6 +1,7 @@
 import numpy as np
 
 from attnkit.block import D_HEAD, story, story_weights
+from attnkit.text import pad
 
 # 第 2 幕：“她”在头 1（“她是谁”）里给每个词打的分。 [zh]
 # Step 2: how "she" scores every word in head 1, "who is she?". [en]
@@ -15,12 +16,14 @@ scaled = scores / np.sqrt(D_HEAD)   # (n,)
 weights = np.exp(scaled) / np.exp(scaled).sum()
 assert np.allclose(weights, s.weights[0, i])  # = multi_head_attention
 print(f"{she}：查询 {q}")  # [zh]
-print(f"{'词元':>7} {'q.k':>5} {'/sqrt(4)':>9} {'权重':>5}")  # [zh]
+header = ["词元", "q.k", "/sqrt(4)", "权重"]  # [zh]
 print(f"{she}: query {q}")  # [en]
-print(f"{'token':>9} {'q.k':>5} {'/sqrt(4)':>9} {'weight':>7}")  # [en]
+header = ["token", "q.k", "/sqrt(4)", "weight"]  # [en]
+cols = [9, 6, 10, 8]
+print("".join(pad(h, c, ">") for h, c in zip(header, cols)))
 for token, sc, sd, w in zip(s.tokens, scores, scaled, weights):
-    pad = 9 - (2 * len(token) if lang == "zh" else len(token))
-    print(" " * pad + token, f"{sc:5.1f} {sd:9.2f} {w:7.3f}")
+    row = [token, f"{sc:.1f}", f"{sd:.2f}", f"{w:.3f}"]
+    print("".join(pad(v, c, ">") for v, c in zip(row, cols)))
 print()
 print("提问力度（W_Q 里的一个数）：", story_weights()["w_q"].max())  # [zh]
 print("strength of a query (an entry of W_Q):", story_weights()["w_q"].max())  # [en]

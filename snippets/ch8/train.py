@@ -1,8 +1,15 @@
 from attnkit import tinygpt
 
-print(tinygpt.BOOK)
-params, losses = tinygpt.trained(**tinygpt.BOOK)     # 120 步 Adam（练过一次就记住） [zh]
-params, losses = tinygpt.trained(**tinygpt.BOOK)     # 120 steps of Adam (remembered once trained) [en]
+b = tinygpt.BOOK                                      # 本书的设置 [zh]
+b = tinygpt.BOOK                                      # the book's setup [en]
+print(f"模型：{b['n_layers']} 层，{b['n_heads']} 个头，d_model = {b['d_model']}")       # [zh]
+print(f"任务：{b['vocab_size']} 个字母，序列长 {2 * b['half']}")                        # [zh]
+print(f"训练：Adam，学习率 {b['lr']}，每批 {b['batch']} 条，随机种子 {b['seed']}")      # [zh]
+print(f"model: {b['n_layers']} layer, {b['n_heads']} heads, d_model = {b['d_model']}")  # [en]
+print(f"task: {b['vocab_size']} letters, sequences of {2 * b['half']}")                 # [en]
+print(f"training: Adam, learning rate {b['lr']}, batches of {b['batch']}, seed {b['seed']}")  # [en]
+params, losses = tinygpt.trained(**b)     # Adam 练好的参数和每一步的损失（练过一次就记住） [zh]
+params, losses = tinygpt.trained(**b)     # the parameters Adam trained and every step's loss (remembered once trained) [en]
 for step in (1, 30, 60, 120):
     print(f"第 {step:3d} 步：损失 {losses[step - 1]:.4f}")   # [zh]
     print(f"step {step:3d}: loss {losses[step - 1]:.4f}")    # [en]

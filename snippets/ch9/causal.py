@@ -1,4 +1,5 @@
 from attnkit import causal_mask, scaled_dot_product_attention
+from attnkit.text import pad, width
 from attnkit.toy import run
 
 r = run("cat-ball-hungry", steps=1)          # [zh]
@@ -15,8 +16,9 @@ _, w_all = scaled_dot_product_attention(step.q, step.k, step.v)              # (
 _, w_past = scaled_dot_product_attention(step.q, step.k, step.v, mask=mask)  # (n, n)
 i = r.index(word)
 print()
-print("   ".join(r.tokens))
-print("看整句：  ", w_all[i].round(2))        # [zh]
-print("只看前面：", w_past[i].round(2))       # [zh]
-print("sees all:     ", w_all[i].round(2))   # [en]
-print("earlier only: ", w_past[i].round(2))  # [en]
+rows = {"看整句": w_all[i], "只看前面": w_past[i]}           # “它”的一行权重 [zh]
+rows = {"sees all": w_all[i], "earlier only": w_past[i]}   # the row of "it" [en]
+cell = max(6, max(width(t) for t in r.tokens) + 1)
+print(pad("", 14) + "".join(pad(t, cell, ">") for t in r.tokens))
+for name, w in rows.items():                                 # (n,) each
+    print(pad(name, 14) + "".join(pad(f"{x:.2f}", cell, ">") for x in w))

@@ -1,6 +1,7 @@
 import numpy as np
 from attnkit import multi_head_attention
 from attnkit.qa import PASSAGE, QUESTION, qa_weights, vectors
+from attnkit.text import pad, width
 
 lang = "zh"                                   # [zh]
 lang = "en"                                   # [en]
@@ -14,9 +15,13 @@ w_q, w_k, w_v, w_o = qa_weights()             # (d_model, d_model) each [en]
 out, weights = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads=1,
                                     memory=memory)   # (n, d), (heads, n, n_kv)
 print(x.shape, memory.shape, "->", weights.shape)
-print("      " + " ".join(f"{w:>5}" for w in passage))
-for word, row in zip(question, weights[0]):
-    print(f"{word:>5} " + " ".join(f"{100 * w:5.0f}" for w in row))
+cell = max(width(w) for w in passage + question) + 2     # 一个汉字占两列 [zh]
+cell = max(width(w) for w in passage + question) + 2     # display columns per cell [en]
+print(pad("", cell) + "".join(pad(w, cell, ">") for w in passage))
+for word, row in zip(question, weights[0]):              # row: (n_kv,)
+    cells = [pad(f"{100 * w:.0f}", cell, ">") for w in row]   # 百分数 [zh]
+    cells = [pad(f"{100 * w:.0f}", cell, ">") for w in row]   # in percent [en]
+    print(pad(word, cell, ">") + "".join(cells))
 
 # 末尾补两行填充，填充掩码把它们挡住 [zh]
 # two padding rows at the end, kept out by the padding mask [en]

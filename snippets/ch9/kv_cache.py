@@ -1,6 +1,7 @@
 import numpy as np
 from attnkit import tinygpt
 from attnkit.kvcache import tinygpt_generate
+from attnkit.text import sci
 
 params, _ = tinygpt.trained(**tinygpt.BOOK)    # 第 8 章训练好的抄写模型 [zh]
 params, _ = tinygpt.trained(**tinygpt.BOOK)    # chapter 8's model, trained to copy [en]
@@ -16,9 +17,9 @@ diff = np.abs(redo - cached.logits).max()
 print("不用缓存：", tinygpt.spell(plain))                      # [zh]
 print("KV 缓存： ", tinygpt.spell(cached.tokens))              # [zh]
 print("词元相同：", plain.tolist() == cached.tokens)           # [zh]
-print("logits 最大差：", diff)                                 # [zh]
+print("logits 最大差：", sci(diff, 1))                         # [zh]
 print("no cache:", tinygpt.spell(plain))                       # [en]
 print("KV cache:", tinygpt.spell(cached.tokens))               # [en]
 print("same tokens:", plain.tolist() == cached.tokens)         # [en]
-print("largest logit difference:", diff)                       # [en]
+print("largest logit difference:", sci(diff, 1))               # [en]
 print("K, V:", cached.cache.k.shape, cached.cache.v.shape)     # (n_layers, n, d_model)

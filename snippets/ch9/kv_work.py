@@ -1,4 +1,5 @@
 from attnkit.kvcache import MODEL_SIZES, cache_bytes, cache_numbers, generate, init_decoder
+from attnkit.text import pad, row
 
 # 一个会数乘加次数的小解码器（attnkit.kvcache.DEMO_MODEL） [zh]
 # a small decoder that counts its multiply-adds (attnkit.kvcache.DEMO_MODEL) [en]
@@ -15,7 +16,11 @@ print("multiply-adds per new token, KV cache:", cached.macs[1:].tolist())  # [en
 
 # 一条序列写满上下文，16 位浮点数 [zh]
 # one sequence at the full context, 16-bit floats [en]
+cols = [18, 11, 14, 11]
+header = ["模型", "上下文 n", "缓存的数", "字节"]         # [zh]
+header = ["model", "context n", "numbers", "bytes"]    # [en]
+print(pad(header[0], cols[0]) + row(header[1:], cols[1:]))
 for name, m in MODEL_SIZES.items():
     numbers = cache_numbers(m["n_layers"], m["n_ctx"], m["d_model"])   # 2 * L * n * d_model
     gib = cache_bytes(m["n_layers"], m["n_ctx"], m["d_model"], itemsize=2) / 2**30
-    print(f"{name:17} n = {m['n_ctx']:5}  {numbers:>13} {gib:6.3f} GiB")
+    print(pad(name, cols[0]) + row([m["n_ctx"], numbers, f"{gib:.3f} GiB"], cols[1:]))

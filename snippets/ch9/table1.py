@@ -1,15 +1,20 @@
 from attnkit.cost import growth_when_doubled, layer_macs, score_share, table1
+from attnkit.text import pad
 
 name = {"self-attention": "自注意力", "recurrent": "循环层",                       # [zh]
         "convolutional": "卷积层", "restricted": "局部自注意力"}                   # [zh]
 name = {"self-attention": "self-attention", "recurrent": "recurrent",             # [en]
         "convolutional": "convolutional", "restricted": "restricted"}             # [en]
+header = ["", "运算量", "串行步数", "最长路径"]               # [zh]
+header = ["", "operations", "sequential", "max path"]   # [en]
+cols = [16, 14, 12, 12]
 d = 512
 for n in (100, 512, 4096):
     print(f"n = {n}, d = {d}")
+    print("".join(pad(h, c, ">" if c != cols[0] else "<") for h, c in zip(header, cols)))
     for kind, (ops, sequential, path) in table1(n, d, k=3, r=64).items():
-        print(f"  {name[kind]:14} {ops:>13}  {sequential:>5}  {path:>5}")   # 运算量、串行步数、路径长度 [zh]
-        print(f"  {name[kind]:14} {ops:>13}  {sequential:>5}  {path:>5}")   # ops, sequential, path [en]
+        row = [name[kind], ops, sequential, path]
+        print("".join(pad(v, c, ">" if c != cols[0] else "<") for v, c in zip(row, cols)))
 
 # 一整层编码器，d_model 512，d_ff 2048 [zh]
 # one whole encoder layer, d_model 512, d_ff 2048 [en]

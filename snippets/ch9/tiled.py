@@ -1,5 +1,6 @@
 import numpy as np
 from attnkit import causal_mask, scaled_dot_product_attention
+from attnkit.text import sci
 from attnkit.tiled import EXAMPLE_SCORES, online_softmax_trace, peak_bytes, tiled_attention
 
 t = online_softmax_trace(EXAMPLE_SCORES, block_size=4)   # 1 个查询、12 个键、3 块 [zh]
@@ -15,7 +16,7 @@ full, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(1000))   # (100
 tiled = tiled_attention(q, k, v, block_size=128, causal=True)             # (1000, 64)
 full_mib = peak_bytes(lambda: scaled_dot_product_attention(q, k, v)) / 2**20
 tiled_mib = peak_bytes(lambda: tiled_attention(q, k, v, block_size=128)) / 2**20
-print("最大差：", np.abs(full - tiled).max())                       # [zh]
+print("最大差：", sci(np.abs(full - tiled).max(), 1))               # [zh]
 print(f"峰值额外内存：一次算完 {full_mib:.0f} MiB，分块 {tiled_mib:.0f} MiB")   # [zh]
-print("largest difference:", np.abs(full - tiled).max())            # [en]
+print("largest difference:", sci(np.abs(full - tiled).max(), 1))    # [en]
 print(f"peak extra memory: all at once {full_mib:.0f} MiB, tiled {tiled_mib:.0f} MiB")  # [en]
