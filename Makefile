@@ -59,10 +59,11 @@ pdf: build
 
 publish: pdf
 
-# One pytest worker per core (pytest-xdist); each test file stays in one worker, so a file's
-# browser, server and trained-model fixtures start once.
+# One pytest worker per core (pytest-xdist). worksteal hands each worker a contiguous run of
+# tests (so a file's browser, server and trained-model fixtures mostly start once) and lets an
+# idle worker take over half of another's queue (the four axe scans, the build tests).
 test: pdf
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # A list of scripts, each printing its own figures.
 BENCHES := tools/bench.py tools/bench_playground.py tools/bench_tinygpt.py $(wildcard tools/bench_pages.py)

@@ -196,10 +196,10 @@ def rope_scores(q, k, i, j, base=10000.0):
 # --------------------------------------------------------------------------
 
 ORDER_HEAD_NAMES = {
-    "zh": ["头 A：我前面的动物", "头 B：我后面的动物"],
-    "en": ["head A: the animal before me", "head B: the animal after me"],
+    "zh": ["头 1：我前面的动物", "头 2：我后面的动物"],
+    "en": ["head 1: the animal before me", "head 2: the animal after me"],
 }
-OFFSETS = (-1, +1)      # head A looks one place back, head B one place ahead
+OFFSETS = (-1, +1)      # head 1 looks one place back, head 2 one place ahead
 D_PE = 16               # width of the positional part
 CONTENT = 4.0           # how much a head prefers animals
 PLACE = 3.0             # how much a head prefers the right place

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -87,6 +88,52 @@ def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkey
     assert figures.figure_key("ch3-x", "ch3.py", "zh") != k2, "the shared style"
 
 
+def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
+    exec_cache = load_file(HOOKS / "exec_cache.py", "exec_cache_hook")
+    for lang in ("zh", "en"):
+        modules = exec_cache.lab_figure_modules(ROOT / "docs" / lang)
+        assert modules is not None and {"__init__.py", "_style.py", "ch4.py"} <= modules, modules
+        assert "ch3.py" not in modules, "a chapter 3 figure edit would re-execute the labs"
+    lab = tmp_path / "ch1" / "lab-x.py"
+    lab.parent.mkdir()
+    for text, expected in [('render_svg("ch3-softmax-amplify", "zh")', "ch3.py"),
+                           ("from attnkit.figures.ch9 import x", "ch9.py")]:
+        lab.write_text(text + "\n", encoding="utf-8")
+        assert expected in exec_cache.lab_figure_modules(tmp_path), text
+    for text in ["render_svg(fig_id, 'zh')", 'render_svg("no-such-figure", "zh")', "from attnkit.figures import FIGURES",
+                 "from attnkit import figures"]:
+        lab.write_text(text + "\n", encoding="utf-8")
+        assert exec_cache.lab_figure_modules(tmp_path) is None, f"{text}: should key by every figure module"
+
+
+def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
+    labs = load_file(HOOKS / "labs.py", "labs_hook")
+    one = '<div class="jp-Cell" id="cell-id=ba183d06">a</div><div id="cell-id=e4d88532">b</div>'
+    two = '<div class="jp-Cell" id="cell-id=989240eb">a</div><div id="cell-id=ebcfa9c6">b</div>'
+    assert labs.fixed_cell_ids(one) == labs.fixed_cell_ids(two)
+    assert labs.fixed_cell_ids(one).count("cell-id=cell-") == 2
+
+
+def test_figure_modules_do_nothing_at_import_but_define_and_register():
+    """A lab imports attnkit.figures, which imports every figure module; the notebook cache is
+    keyed only by the modules a lab draws from, which is right only if importing the others
+    changes nothing (no matplotlib settings, no output): top level holds imports, constants,
+    functions and classes."""
+    allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
+    offenders = []
+    for path in sorted((ROOT / "attnkit" / "figures").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_bytes())
+        for i, node in enumerate(tree.body):
+            docstring = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            if not (isinstance(node, allowed) or docstring):
+                offenders.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and re.search(r"rcParams|\brc\(|\.use\(", ast.unparse(node)):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert not offenders, f"top-level statements with effects in figure modules: {offenders}"
+
+
 def test_environment_key_covers_numpy_matplotlib_and_fonts():
     text = (HOOKS / "bookcache.py").read_text(encoding="utf-8")
     body = text[text.index("def environment"):text.index("class Store")]
@@ -131,6 +178,51 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
         assert serve_tool.langs_for(ROOT / shared) == {"zh", "en"}, shared
     watched = {Path(p).parts[0] for p in serve_tool.WATCHED}
     assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
+
+
+class _StubBuilder:
+    """What the serve handler needs of a Builder: a current site (or none, after a failure)."""
+
+    def __init__(self, current, failed=False):
+        self.current, self.failed, self.version = current, failed, 1 if current else 0
+
+    def wait_first(self, timeout):
+        pass
+
+    def wait_built(self, version, timeout):
+        return False
+
+
+def _serve_stub(builders, pyodide):
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), serve_tool.make_handler(builders, pyodide))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def test_serve_lang_en_alone_serves_the_pyodide_files_and_a_failed_first_build_says_so(tmp_path):
+    site = tmp_path / "en"
+    site.mkdir()
+    (site / "index.html").write_text("<html><body>home</body></html>", encoding="utf-8")
+    wasm = tmp_path / "pyodide.asm.wasm"
+    wasm.write_bytes(b"\0asm-bytes")
+    server, base = _serve_stub({"en": _StubBuilder(site)}, {"pyodide.asm.wasm": wasm})
+    try:
+        with urllib.request.urlopen(f"{base}/assets/pyodide/pyodide.asm.wasm", timeout=10) as r:
+            assert r.read() == b"\0asm-bytes" and r.headers["Content-Type"] == "application/wasm"
+        with urllib.request.urlopen(f"{base}/assets/book.css", timeout=10) as r:   # other zh paths: to /en/
+            assert r.url.endswith("/en/") and b"home" in r.read()
+    finally:
+        server.shutdown()
+    server, base = _serve_stub({"zh": _StubBuilder(None, failed=True)}, {})
+    try:
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(f"{base}/ch3/softmax/", timeout=10)
+        assert error.value.code == 503 and b"build failed" in error.value.read()
+    finally:
+        server.shutdown()
 
 
 # ---------------------------------------------------------------- slow: builds in a copy
@@ -206,10 +298,35 @@ def poll(url: str, changed, timeout: float = 600) -> tuple[bytes, float]:
 
 
 SCRIPT = re.compile(rb'<script src="/__serve__/reload\.js"[^>]*></script>')
+# The one measurement in the book: lab 5 times code on this machine, so a fresh execution prints
+# new seconds and draws a new plot (other ticks). When a served tree is compared with a cold
+# build, its page and its section of the print page are left out and the numbers of its search
+# entries masked; every other file is compared byte for byte.
+MEASURED = "ch5/lab-cost/"
+
+
+def without_measurements(rel: str, body: bytes) -> bytes:
+    import json
+
+    if rel == MEASURED + "index.html":
+        return b"(a measurement)"
+    if rel == "print_page/index.html":
+        start = body.find(b'<section class="print-page" id="ch5-lab-cost"')
+        end = body.find(b'<section class="print-page"', start + 1)
+        return body if start < 0 else body[:start] + b"(a measurement)" + body[end:]
+    if rel == "search/search_index.json":
+        index = json.loads(body)
+        for doc in index["docs"]:
+            if doc["location"].startswith(MEASURED):
+                doc["text"] = re.sub(r"[ \t]*\d[\d.]*", " #", doc["text"])
+        return json.dumps(index, ensure_ascii=False).encode()
+    return body
 
 
 @pytest.mark.serve
 def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_path):
+    """Edit a figure function and a listing under `make serve`, then compare every file the
+    server serves with a cold build (no caches) of the edited sources, byte for byte."""
     repo = copy_repo(tmp_path / "repo", caches=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -229,13 +346,22 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         served_page, _ = poll(page_url, lambda body: b"edited while serving" in body)
         served_svg = fetch(figure_url)        # the page and the figure of one build
         served_page = fetch(page_url)
+        cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
+                         env_extra={"BOOK_CACHE": str(tmp_path / "empty-cache"), "SITE_URL": f"{base}/"})
+        assert cold.returncode == 0, (cold.stdout + cold.stderr)[-3000:]
+        # every file of the cold build, as the server serves it now (reload script removed)
+        served_tree = {}
+        for rel in tree(tmp_path / "cold"):
+            body = fetch(f"{base}/{rel}")
+            served_tree[rel] = SCRIPT.sub(b"", body) if rel.endswith(".html") else body
     finally:
         server.terminate()
         server.wait(timeout=60)
         log.close()
-    cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
-                     env_extra={"BOOK_CACHE": str(tmp_path / "empty-cache"), "SITE_URL": f"{base}/"})
-    assert cold.returncode == 0, (cold.stdout + cold.stderr)[-3000:]
+    cold_tree = tree(tmp_path / "cold")
+    differ = [rel for rel in cold_tree
+              if without_measurements(rel, served_tree.get(rel, b"")) != without_measurements(rel, cold_tree[rel])]
+    assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
     cold_page = (tmp_path / "cold" / "ch3" / "softmax" / "index.html").read_bytes()
     assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"

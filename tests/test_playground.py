@@ -306,3 +306,25 @@ def test_a_load_failure_is_a_message_not_a_hang(playground):
     finally:
         context.unroute(blocked)
         page.errors.clear()  # the blocked request is logged as a console error by design
+
+
+@pytest.mark.browser
+def test_a_load_that_never_ends_times_out_with_a_message(playground):
+    """The network never answers for Pyodide: after the load timeout (90 s for readers, shortened
+    here with the data-load-timeout attribute that only tests set) the reader gets a message."""
+    base, page = playground
+    context = page.context
+    hanging = "**/assets/pyodide/pyodide.js"
+    context.route(hanging, lambda route: None)  # never answered
+    try:
+        page.goto(f"{base}/en/playground/")
+        page.wait_for_selector(".cm-content")
+        page.evaluate("document.querySelector('[data-playground]').dataset.loadTimeout = '3'")
+        page.click(".pg-run")
+        page.wait_for_selector(".pg-status[data-kind='error']", timeout=60000)
+        status = page.inner_text(".pg-status")
+        assert status.startswith("Python did not finish loading within 3 s"), status
+        assert page.get_attribute("[data-playground]", "data-state") == "idle"
+    finally:
+        context.unroute(hanging)
+        page.errors.clear()

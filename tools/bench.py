@@ -43,7 +43,8 @@ def fetch(url: str) -> bytes:
         return response.read()
 
 
-def wait_for(url: str, changed, timeout: float = 900) -> float:
+def wait_for(url: str, changed, timeout: float = 300, failed=lambda: None) -> float:
+    """Seconds until ``changed(body of url)``; stops early when ``failed()`` returns a reason."""
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
         try:
@@ -51,6 +52,9 @@ def wait_for(url: str, changed, timeout: float = 900) -> float:
                 return time.perf_counter() - start
         except OSError:
             pass
+        reason = failed()
+        if reason:
+            raise SystemExit(f"bench: waiting for {url}: {reason}")
         time.sleep(0.05)
     raise SystemExit(f"bench: {url} did not change within {timeout} s")
 
@@ -80,25 +84,38 @@ def serve(repo: Path, env: dict) -> None:
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "tools/serve.py", "--port", str(port)], cwd=repo, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = repo / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen([sys.executable, "tools/serve.py", "--port", str(port)], cwd=repo, env=env,
+                                  stdout=out, stderr=subprocess.STDOUT)
+
+    def failed():
+        """The server died, or a build failed: stop waiting and show why."""
+        text = log.read_text(encoding="utf-8", errors="replace")
+        if server.poll() is not None or "FAILED" in text:
+            return f"make serve reported a failure:\n{text[-3000:]}"
+        return None
+
+    def wait(url, changed):
+        return wait_for(url, changed, failed=failed)
+
     try:
         zh, en = f"{base}/ch3/softmax/", f"{base}/en/ch3/softmax/"
-        wait_for(zh, lambda body: b"<html" in body)
+        wait(zh, lambda body: b"<html" in body)
         report("serve: first Chinese page served", time.perf_counter() - start)
-        wait_for(en, lambda body: b"<html" in body)
+        wait(en, lambda body: b"<html" in body)
         report("serve: first English page served", time.perf_counter() - start)
         stamp = str(int(time.time()))
         edit(repo / "docs/zh/ch3/softmax.md", None, f"\n这是一句新写的话{stamp}。\n")
-        report("serve: sentence edit (zh) visible", wait_for(zh, lambda b: f"新写的话{stamp}".encode() in b))
+        report("serve: sentence edit (zh) visible", wait(zh, lambda b: f"新写的话{stamp}".encode() in b))
         edit(repo / "docs/en/ch3/softmax.md", None, f"\nA sentence written just now {stamp}.\n")
-        report("serve: sentence edit (en) visible", wait_for(en, lambda b: f"written just now {stamp}".encode() in b))
+        report("serve: sentence edit (en) visible", wait(en, lambda b: f"written just now {stamp}".encode() in b))
         edit(repo / "snippets/ch3/softmax_cake.py", None, f'print("edited {stamp}")\n')
-        report("serve: listing edit visible (zh page)", wait_for(zh, lambda b: f"edited {stamp}".encode() in b))
+        report("serve: listing edit visible (zh page)", wait(zh, lambda b: f"edited {stamp}".encode() in b))
         figure = f"{base}/figures/ch3-softmax-amplify.svg"
         before = fetch(figure)
         edit(repo / "attnkit/figures/ch3.py", '"① 原始得分"', '"① 原始的得分"')
-        report("serve: figure function edit visible (zh)", wait_for(figure, lambda b: b != before))
+        report("serve: figure function edit visible (zh)", wait(figure, lambda b: b != before))
     finally:
         server.terminate()
         server.wait(timeout=60)

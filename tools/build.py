@@ -56,7 +56,15 @@ def build_or_explain(lang: str, site_dir: str) -> None:
 
     os.setpgrp()   # its own process group: serve stops the build with everything it started
     try:
-        build_one(lang, site_dir)
+        profile = os.environ.get("BOOK_PROFILE")   # a folder: write a cProfile of each build there
+        if profile:
+            import cProfile
+
+            Path(profile).mkdir(parents=True, exist_ok=True)
+            cProfile.runctx("build_one(lang, site_dir)", globals(), {"lang": lang, "site_dir": site_dir},
+                            str(Path(profile) / f"{lang}-{Path(site_dir).name}-{os.getpid()}.prof"))
+        else:
+            build_one(lang, site_dir)
     except MkDocsException as error:
         print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
         raise SystemExit(1) from None

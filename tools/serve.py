@@ -81,6 +81,7 @@ class Builder:
         self.lang, self.workdir, self.ctx, self.log = lang, workdir, ctx, log
         self.current: Path | None = None
         self.version = 0
+        self.failed = False                     # the last build failed (its error is in the terminal)
         self.changed = threading.Condition()
         self.pending = threading.Event()
         self.pending.set()                      # the first build
@@ -114,12 +115,16 @@ class Builder:
             seconds = time.perf_counter() - start
             if job.exitcode != 0:
                 self.log(f"{self.lang}: build FAILED after {seconds:.1f} s (exit {job.exitcode}); "
-                         "still serving the last good build")
+                         + ("still serving the last good build" if self.current else "nothing to serve until a build succeeds"))
                 shutil.rmtree(out, ignore_errors=True)
+                with self.changed:
+                    self.failed = True
+                    self.changed.notify_all()
                 continue
             old, self.current = self.current, out
             with self.changed:
                 self.version += 1
+                self.failed = False
                 self.changed.notify_all()
             self.log(f"{self.lang}: built in {seconds:.1f} s (version {self.version})")
             if old is not None:
@@ -130,8 +135,20 @@ class Builder:
         with self.changed:
             return self.changed.wait_for(lambda: self.version > version and self.current is not None, timeout)
 
+    def wait_first(self, timeout: float) -> None:
+        """Block until there is a site to serve, or the first build failed, or ``timeout``."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.current is not None or self.failed, timeout)
 
-def make_handler(builders: dict[str, Builder]):
+
+PYODIDE_URL = "/assets/pyodide/"
+
+
+def make_handler(builders: dict[str, Builder], pyodide: dict[str, Path] | None = None):
+    """``pyodide``: {file name: path} of the vendored Pyodide files, served at /assets/pyodide/
+    when the Chinese book (which carries them) is not served."""
+    pyodide = pyodide or {}
+
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -169,6 +186,12 @@ def make_handler(builders: dict[str, Builder]):
                 changed = builder.wait_built(int(query.get("version", ["0"])[0]), timeout=25)
                 return self._send(200, json.dumps({"changed": changed}).encode(), "application/json")
             lang = "en" if (path == "/en" or path.startswith("/en/")) else "zh"
+            if lang not in builders and path.startswith(PYODIDE_URL) and path[len(PYODIDE_URL):] in pyodide:
+                # `make serve LANG=en`: the English book loads Pyodide from the Chinese root
+                # (docs/hooks/playground.py); serve the very files the Chinese build would copy there
+                file = pyodide[path[len(PYODIDE_URL):]]
+                kind = "application/wasm" if file.suffix == ".wasm" else mimetypes.guess_type(file.name)[0]
+                return self._send(200, file.read_bytes(), kind or "application/octet-stream")
             if lang not in builders:
                 target = "/en/" if lang == "zh" else "/"
                 self.send_response(302)
@@ -177,8 +200,14 @@ def make_handler(builders: dict[str, Builder]):
                 self.end_headers()
                 return
             builder = builders[lang]
-            builder.wait_built(0, timeout=600)              # the first build
+            builder.wait_first(timeout=600)                 # the first build
             root = builder.current
+            if root is None:                                # it failed: say so, reload when one succeeds
+                message = ("<!doctype html><title>build failed</title><h1>The build failed</h1>"
+                           f"<p>The first build of the {lang} book failed: its error is in the terminal running "
+                           "<code>make serve</code>. Fix it and save; this page reloads when a build succeeds.</p>"
+                           f'<script src="/__serve__/reload.js" data-lang="{lang}" data-version="0"></script>')
+                return self._send(503, message.encode(), "text/html; charset=utf-8")
             rel = path[len("/en"):] if lang == "en" else path
             file = (root / rel.lstrip("/")).resolve()
             if root.resolve() not in file.parents and file != root.resolve():
@@ -269,7 +298,12 @@ def main() -> None:
     server = http.server.ThreadingHTTPServer((args.host, args.port), None)
     try:
         builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
-        server.RequestHandlerClass = make_handler(builders)
+        pyodide = {}
+        if "zh" not in builders:
+            import vendor_pyodide
+
+            pyodide = vendor_pyodide.verify()   # checked against tools/pyodide-manifest.json, as the build does
+        server.RequestHandlerClass = make_handler(builders, pyodide)
         observer = watch(builders, log)
         where = ", ".join(f"{lang} at http://{args.host}:{args.port}{'/en/' if lang == 'en' else '/'}" for lang in langs)
         log(f"serving {where} (building…)")

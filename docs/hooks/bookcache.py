@@ -78,8 +78,27 @@ def sources(paths: Iterable[Path]) -> str:
     return _DIGESTS[stats]
 
 
+_LISTED: dict[tuple, list[Path]] = {}
+
+
+def _attnkit_py() -> list[Path]:
+    """Every attnkit/**.py, listed again only when a folder of attnkit changed (its mtime: a file
+    added, removed or renamed in it), not on each of the ~300 calls of a build."""
+    dirs = _LISTED.get("dirs") or [ATTNKIT]
+    stamp = tuple((str(d), d.stat().st_mtime_ns if d.is_dir() else None) for d in dirs)
+    if stamp not in _LISTED:
+        _LISTED.clear()
+        files = sorted(ATTNKIT.rglob("*.py"))
+        dirs = sorted({ATTNKIT, *(p.parent for p in files)}
+                      | {d for d in ATTNKIT.rglob("*") if d.is_dir() and "__pycache__" not in d.parts})
+        _LISTED["dirs"] = dirs
+        _LISTED[tuple((str(d), d.stat().st_mtime_ns) for d in dirs)] = files
+        return files
+    return _LISTED[stamp]
+
+
 def attnkit_files(figures: bool = True) -> list[Path]:
-    files = sorted(ATTNKIT.rglob("*.py"))
+    files = list(_attnkit_py())
     if not figures:
         files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
     return files
@@ -90,6 +109,40 @@ def attnkit_digest(figures: bool = True) -> str:
     attnkit module imports (tests/test_build.py checks it): numbers, listings and widgets that
     do not import attnkit.figures do not change when a figure function does."""
     return sources(attnkit_files(figures))
+
+
+FIGURE_DIR = ATTNKIT / "figures"
+FIGURE_SHARED = ("__init__.py", "_style.py")     # every figure depends on these
+
+
+def _direct_imports(source: bytes) -> list[str]:
+    """Figure modules (file names) that a figure module's source imports itself."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module:               # from .ch3 import x
+                found.append(node.module.split(".")[0] + ".py")
+            elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
+                found.append(node.module.split(".")[2] + ".py")
+    return found
+
+
+def imported_figure_modules(name: str, parsed: dict | None = None, folder: Path = FIGURE_DIR) -> set[str]:
+    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not.
+    ``parsed`` remembers each file's direct imports (one parse per file, not per figure)."""
+    parsed = {} if parsed is None else parsed
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or not (folder / current).is_file():
+            continue
+        seen.add(current)
+        if current not in parsed:
+            parsed[current] = _direct_imports((folder / current).read_bytes())
+        todo.extend(parsed[current])
+    return seen
 
 
 def _version(module: str) -> str:

@@ -11,7 +11,9 @@ snippet file and the page that includes it.
 Notebooks. mkdocs-jupyter's own cache is keyed by the notebook's bytes only, and it evicts every
 entry the current build did not use. So each language gets its own cache folder, named by
 everything else the output depends on: ``.cache/notebooks/<lang>/<key>/``, key = attnkit's
-sources (labs import attnkit.figures), the environment and the versions of nbconvert,
+sources without attnkit/figures/, the figure modules the labs can run (:func:`lab_figure_modules`:
+the modules of the figures they draw, not every figure module, so editing a chapter 3 figure
+does not re-execute the labs), the environment and the versions of nbconvert, nbclient,
 ipykernel, jupytext and mkdocs-jupyter. One language's build never evicts the other's.
 """
 
@@ -24,7 +26,10 @@ import sys
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from bookcache import CACHE, Store, _version, attnkit_digest, environment, key
+from pathlib import Path
+
+from bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, Store, _version, attnkit_digest, attnkit_files, environment,
+                       imported_figure_modules, key, sources)
 
 log = logging.getLogger("mkdocs.hooks.exec_cache")
 LISTINGS = Store("listings", ".txt")
@@ -82,6 +87,44 @@ def _cached_run(original):
     return run
 
 
+RENDER = re.compile(r"""render_svg\(\s*(?P<q>["'])(?P<id>[\w-]+)(?P=q)""")
+FIGURE_IMPORT = re.compile(r"^\s*(?:from|import)\s+attnkit\.figures\.(?P<module>\w+)", re.M)
+
+
+def lab_figure_modules(docs_dir) -> set[str] | None:
+    """The files of attnkit/figures/ whose code the lab notebooks of ``docs_dir`` can run:
+    attnkit/figures/__init__.py and _style.py, the module of each figure a lab draws with
+    ``render_svg("<id>", ...)`` (a literal id), each figure module a lab imports by name, and
+    the figure modules those import. None (meaning: all of attnkit/figures/) when a lab uses
+    the figures some other way (an id that is not a literal, ``FIGURES``, a figure id no
+    module defines), so the key is never narrower than what the code can reach."""
+    figure_dir = ATTNKIT / "figures"
+    defines = {}
+    for path in sorted(figure_dir.glob("*.py")):
+        for m in re.finditer(r"""@figure\(\s*["']([\w-]+)["']""", path.read_text(encoding="utf-8")):
+            defines[m[1]] = path.name
+    modules = set(FIGURE_SHARED)
+    for lab in sorted(Path(docs_dir).glob("ch*/lab-*.py")):
+        text = lab.read_text(encoding="utf-8")
+        uses = len(re.findall(r"render_svg\(", text))
+        ids = [m["id"] for m in RENDER.finditer(text)]
+        if uses != len(ids) or any(i not in defines for i in ids) or "FIGURES" in text \
+                or re.search(r"from\s+attnkit\s+import\s+[^\n]*\bfigures\b|attnkit\.figures\.(?!_style\b)\w+\(", text):
+            return None
+        modules |= {defines[i] for i in ids}
+        modules |= {m["module"] + ".py" for m in FIGURE_IMPORT.finditer(text)}
+    parsed: dict = {}
+    for name in sorted(modules):
+        modules = modules | imported_figure_modules(name, parsed, figure_dir)
+    return modules
+
+
+def lab_figures_digest(docs_dir) -> str:
+    modules = lab_figure_modules(docs_dir)
+    files = attnkit_files(figures=True) if modules is None else [ATTNKIT / "figures" / m for m in sorted(modules)]
+    return sources([p for p in files if "figures" in p.relative_to(ATTNKIT).parts[:-1]])
+
+
 def on_config(config):
     lang = config.theme["language"]
     _state.update(lang=lang, hits=0, runs=0)
@@ -89,7 +132,7 @@ def on_config(config):
     if not hasattr(formatter._run_python, "__wrapped__"):
         formatter._run_python = _cached_run(formatter._run_python)
     if "mkdocs-jupyter" in config.plugins:
-        nb = key("notebooks", 1, lang, attnkit_digest(figures=True), environment(),
+        nb = key("notebooks", 2, lang, attnkit_digest(figures=False), lab_figures_digest(config.docs_dir), environment(),
                  *[_version(p) for p in ("nbconvert", "nbclient", "ipykernel", "jupytext", "mkdocs-jupyter")])
         config.plugins["mkdocs-jupyter"].config["cache_dir"] = str(CACHE / "notebooks" / lang / nb[:24])
     return config

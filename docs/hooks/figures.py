@@ -15,7 +15,6 @@ no process at all.
 
 from __future__ import annotations
 
-import ast
 import json
 import logging
 from concurrent.futures import ProcessPoolExecutor
@@ -24,35 +23,17 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from bookcache import ATTNKIT, Store, attnkit_digest, call, environment, key, sources, worker_pool
+from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, call, environment,
+                       imported_figure_modules as _imported_figure_modules, key, sources, worker_pool)
 
 log = logging.getLogger("mkdocs.hooks.figures")
 FIGURE_DIR = ATTNKIT / "figures"
 SVG = Store("figures", ".svg")
 REGISTRY = Store("figures", ".json")
-SHARED = ("__init__.py", "_style.py")     # every figure depends on these
 
 
-def _imported_figure_modules(name: str) -> set[str]:
-    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not."""
-    seen, todo = set(), [name]
-    while todo:
-        current = todo.pop()
-        if current in seen or not (FIGURE_DIR / current).is_file():
-            continue
-        seen.add(current)
-        tree = ast.parse((FIGURE_DIR / current).read_bytes())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                if node.level == 1 and node.module:               # from .ch3 import x
-                    todo.append(node.module.split(".")[0] + ".py")
-                elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
-                    todo.append(node.module.split(".")[2] + ".py")
-    return seen
-
-
-def figure_key(fig_id: str, module: str, lang: str) -> str:
-    deps = sorted(_imported_figure_modules(module) | set(SHARED))
+def figure_key(fig_id: str, module: str, lang: str, parsed: dict | None = None) -> str:
+    deps = sorted(_imported_figure_modules(module, parsed, FIGURE_DIR) | set(SHARED))
     return key("figure", 1, lang, fig_id, sources([FIGURE_DIR / d for d in deps]),
                attnkit_digest(figures=False), environment())
 
@@ -75,7 +56,8 @@ def on_files(files, config):
     pool_holder: list[ProcessPoolExecutor] = []
     try:
         registry = _registry(pool_holder)
-        keys = {fig_id: figure_key(fig_id, module, lang) for fig_id, module in registry.items()}
+        parsed: dict[str, list[str]] = {}
+        keys = {fig_id: figure_key(fig_id, module, lang, parsed) for fig_id, module in registry.items()}
         missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
         if missing:
             if not pool_holder:

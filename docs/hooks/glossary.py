@@ -26,12 +26,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
+from bookcache import Store, key, sources
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "glossary.yml"
 LANGS = ("zh", "en")
 GLOSSARY_PAGE = "glossary.md"
+TOOLTIPS = Store("tooltips", ".html")
 
 # --------------------------------------------------------------------------
 # loading
@@ -85,7 +87,7 @@ def check_entries(data) -> list[dict]:
 @lru_cache(maxsize=4)
 def _load(mtime: float) -> list[dict]:
     try:
-        data = yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))
+        data = yaml.load(GLOSSARY.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         raise GlossaryError(f"docs/glossary.yml is not valid YAML: {error}") from None
     return check_entries(data)
@@ -200,7 +202,16 @@ def add_tooltips(html: str, lang: str) -> str:
 def on_page_content(html, page, config, files):
     if page.file.src_uri == GLOSSARY_PAGE:
         return html
-    return add_tooltips(html, _lang(config))
+    # cached by content (docs/hooks/bookcache.py): a pure function of the page's HTML, the
+    # language, docs/glossary.yml and this file; re-matching every page cost ~1 s per build
+    lang = _lang(config)
+    k = key("tooltips", 1, html, lang, sources([GLOSSARY, Path(__file__).resolve()]))
+    cached = TOOLTIPS.get(k)
+    if cached is not None:
+        return cached.decode("utf-8")
+    out = add_tooltips(html, lang)
+    TOOLTIPS.put(k, out.encode("utf-8"))
+    return out
 
 
 # --------------------------------------------------------------------------

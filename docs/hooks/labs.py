@@ -5,6 +5,8 @@
 * Gives every image a notebook draws its alt text: nbconvert writes "No description has been
   provided for this image" on each; the lab source gives the real ones, in order, as the
   metadata of the cell that draws them (``# %% alt=["first image", "second image"]``).
+* Numbers the notebook cells' ids (jupytext draws random ones), so pages are the same bytes
+  whether the notebook was executed now or came from the cache.
 * Removes the mermaid loader that nbconvert's template puts on every notebook page: it would
   import mermaid from a CDN if a notebook ever held a diagram, and the book loads nothing from
   outside the site.
@@ -46,11 +48,21 @@ def is_lab(src_uri: str) -> bool:
     return bool(LAB.search(src_uri))
 
 
+CELL_ID = re.compile(r'id="cell-id=[^"]*"')
+
+
+def fixed_cell_ids(html: str) -> str:
+    """jupytext gives each cell a random id, which nbconvert writes as ``id="cell-id=…"``: number
+    them instead, so that a notebook executed afresh gives the same page as a cached one."""
+    count = iter(range(1_000_000))
+    return CELL_ID.sub(lambda m: f'id="cell-id=cell-{next(count)}"', html)
+
+
 def on_page_content(html, page, config, files):
     # on the page content, so that the print page (docs/hooks/offline_pdf.py) gets the alt texts too
     if not is_lab(page.file.src_uri):
         return html
-    return add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri)
+    return fixed_cell_ids(add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri))
 
 
 def on_post_page(output, page, config):

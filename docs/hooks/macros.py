@@ -85,7 +85,8 @@ class Memoized:
 def memoized(value):
     if isinstance(value, types.ModuleType) and value.__name__.startswith("attnkit"):
         return Memoized(value)
-    if isinstance(value, types.FunctionType) and value.__module__.startswith("attnkit"):
+    plain = getattr(value, "__wrapped__", value) if callable(value) else value   # an lru_cache'd function too
+    if isinstance(plain, types.FunctionType) and plain.__module__.startswith("attnkit"):
         return functools.wraps(value)(functools.partial(memo, value))
     return value
 

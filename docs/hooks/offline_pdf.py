@@ -11,7 +11,7 @@
   here, after MkDocs validated the nav, rather than written into the nav of the configs.
 
 * mkdocs-print-site-plugin 2.9 makes each page's heading ids unique on the print page with
-  ``urls.update_anchor_ids``, whose regex (``<([^\s]+).*?id="…".*?>``) rescans the rest of a line
+  ``urls.update_anchor_ids``, whose regex (``.*?id=`` after every tag opening) rescans the rest of a line
   for every tag and then runs ``str.replace`` over the whole page per match: quadratic in the
   length of a line. Build-time KaTeX writes long lines of spans, and this one function took 34 s
   of a 52 s build. :func:`update_anchor_ids` below does the same renaming in one linear pass

@@ -1,9 +1,13 @@
-// Material's search fetches search/search_index.json on every first page view, although most
-// readers never search. This script (loaded before Material's bundle, overrides/main.html) holds
-// that one request back until the reader shows they want search: opens it, focuses it, presses
-// a search shortcut, or arrives with ?q=. Pages never wait for it: the index loads in a worker.
+// Material's search starts its worker (assets/javascripts/workers/search.*.js) and fetches
+// search/search_index.json on every first page view, although most readers never search. This
+// script (loaded before Material's bundle, overrides/main.html) holds both back until the reader
+// shows they want search: opens it, focuses it, presses a search shortcut, or arrives with ?q=.
+// Until then Material talks to a stand-in that queues its messages; the real worker starts on
+// release and gets them in order. Pages never wait for it: the index loads in the worker.
 (() => {
   const INDEX = /\/search\/search_index\.json$/;
+  const WORKER = /\/assets\/javascripts\/workers\/search\.[0-9a-f]+\.min\.js$/;
+  const RealWorker = window.Worker;
   const open = XMLHttpRequest.prototype.open;
   const send = XMLHttpRequest.prototype.send;
   const held = [];
@@ -16,6 +20,30 @@
     if (this.searchIndex && !wanted) { held.push(() => send.apply(this, args)); return undefined; }
     return send.apply(this, args);
   };
+  class HeldWorker extends EventTarget {
+    constructor(url, options) {
+      super();
+      this.queue = [];
+      this.start = () => {
+        const worker = new RealWorker(url, options);
+        worker.addEventListener("message", (event) => this.dispatchEvent(new MessageEvent("message", { data: event.data })));
+        worker.addEventListener("error", (event) => this.dispatchEvent(new ErrorEvent("error", { message: event.message })));
+        this.postMessage = (message) => worker.postMessage(message);
+        this.terminate = () => worker.terminate();
+        this.queue.splice(0).forEach((message) => worker.postMessage(message));
+      };
+    }
+    postMessage(message) { this.queue.push(message); }
+    terminate() { this.queue = []; }
+  }
+  function Worker(url, options) {
+    if (!WORKER.test(new URL(String(url), location.href).pathname)) return new RealWorker(url, options);
+    const worker = new HeldWorker(url, options);
+    if (wanted) worker.start(); else held.push(worker.start);
+    return worker;
+  }
+  Worker.prototype = RealWorker.prototype;
+  window.Worker = Worker;
   function release() {
     if (wanted) return;
     wanted = true;

@@ -44,6 +44,8 @@ const TEXT = {
 };
 const MAX_OUTPUT = 200000;
 const LOAD_TIMEOUT_S = 90;   // Python that has not loaded by then is reported as failed, not left hanging
+// Tests shorten it with data-load-timeout="3" on the playground element (readers never have it).
+const loadTimeout = () => Number(document.querySelector("[data-playground]")?.dataset.loadTimeout) || LOAD_TIMEOUT_S;
 
 // One Python worker for the whole visit, reused when the reader comes back to the page.
 const runtime = {
@@ -69,13 +71,14 @@ const runtime = {
     };
     worker.postMessage({ type: "init", base: this.root });
     clearTimeout(this.timer);
+    const seconds = loadTimeout();
     this.timer = setTimeout(() => {
       if (worker !== this.worker || this.state !== "loading") return;
       this.state = "failed";
       this.busy = false;
       worker.terminate();
-      if (this.listener) this.listener({ type: "failed", timeout: LOAD_TIMEOUT_S });
-    }, LOAD_TIMEOUT_S * 1000);
+      if (this.listener) this.listener({ type: "failed", timeout: seconds });
+    }, seconds * 1000);
   },
   ensure() { if (!this.worker || this.state === "failed") this.start(); },
   run(code, lang) {

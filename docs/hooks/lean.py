@@ -1,0 +1,241 @@
+"""A page loads only what it uses (issue 15, light first visit).
+
+Plugins add their browser files to every page; this hook takes them off the pages that do not
+use them, after the HTML is final (``on_post_page``):
+
+* markdown-exec's ``_markdown_exec_pyodide.js/.css`` serve its ``pyodide`` fence, which loads
+  Pyodide from a CDN: the book never uses it (the playground runs Python from the site itself),
+  so the files go from every page, and a page that does use such a fence stops the build.
+* mkdocs-print-site-plugin's ``js/print-site.js`` and ``css/print-site*.css`` style and number
+  the print page only: they stay there (the plugin writes that page itself, after this event)
+  and leave every other page.
+* The ``<link rel="alternate" hreflang>`` tags in ``<head>`` pointed at each language's home
+  page, and Material fetches ``sitemap.xml`` from each of them on every first visit (3 fetches
+  of the same sitemaps with instant navigation). The language selector
+  (overrides/partials/alternate.html) links to the same page in the other language without them.
+* Material's palette stylesheet (12 KB) holds every primary and accent colour; pages get a copy
+  with the ones the config's palette uses (3 KB, named by its content).
+* Lab pages (mkdocs-jupyter): the notebook stylesheet that nbconvert inlines into each lab page
+  (JupyterLab's whole theme, ~580 KB) keeps only the rules whose classes occur on that page and
+  the custom properties something uses; the MathJax loader whose ``src`` is empty (it fetched the
+  page itself again as a script) goes. tests/test_lean.py swaps the full stylesheet back in, in
+  the browser, and checks that no element's computed style changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import tinycss2
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+MARKDOWN_EXEC_PYODIDE = re.compile(
+    r'[ \t]*<link rel="stylesheet" href="[^"]*assets/_markdown_exec_pyodide\.css">\n?'
+    r'|[ \t]*<script src="[^"]*assets/_markdown_exec_pyodide\.js"></script>\n?')
+PRINT_SITE = re.compile(
+    r'[ \t]*<link rel="stylesheet" href="[^"]*css/print-site[\w-]*\.css">\n?'
+    r'|[ \t]*<script src="[^"]*js/print-site\.js"></script>\n?')
+HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
+PYODIDE_FENCE = re.compile(r'<div class="pyodide"|class="[^"]*\bpyodide-editor\b')
+EMPTY_MATHJAX = re.compile(r"<!-- Load mathjax -->\s*<script src=\"\"> </script>.*?<!-- End of mathjax configuration -->\n?", re.S)
+STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.S)
+CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
+CLASS_IN_SELECTOR = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
+VAR_USE = re.compile(r"var\(\s*(--[\w-]+)")
+KEEP_AT = {"media", "supports", "container", "layer"}
+
+
+def _outside_parentheses(selector: str) -> str:
+    """``.a:not(.b) .c:is(.d, .e)`` -> ``.a:not .c:is``: what a functional pseudo-class holds may
+    name classes that are absent and still match (``:not(.b)``), so only the rest is checked."""
+    out, depth = [], 0
+    for char in selector:
+        depth += char == "("
+        if not depth:
+            out.append(char)
+        depth -= char == ")" and depth > 0
+    return "".join(out)
+
+
+def _selector_kept(selector: str, classes: set[str]) -> bool:
+    return all(name in classes for name in CLASS_IN_SELECTOR.findall(_outside_parentheses(selector)))
+
+
+def _rules(nodes, classes) -> list:
+    """The rules (tinycss2 nodes) whose selectors can match: each selector list keeps the
+    selectors whose classes all occur in ``classes`` (or, if ``classes`` is a function, for which
+    it is true); @media/@supports keep what they contain."""
+    kept_selector = classes if callable(classes) else lambda selector: _selector_kept(selector, classes)
+    kept = []
+    for node in nodes:
+        if node.type == "qualified-rule":
+            prelude = tinycss2.serialize(node.prelude).strip()
+            # a comma inside :is(.a, .b) does not separate selectors: such a list is checked whole
+            selectors = [prelude] if "(" in prelude else [s.strip() for s in prelude.split(",")]
+            selectors = [s for s in selectors if kept_selector(s)]
+            if selectors:
+                kept.append(("rule", ",".join(selectors), node.content))
+        elif node.type == "at-rule" and node.content is not None and node.lower_at_keyword in KEEP_AT:
+            inner = _rules(tinycss2.parse_rule_list(node.content, skip_whitespace=True, skip_comments=True), classes)
+            if inner:
+                kept.append(("block", "@" + node.at_keyword + tinycss2.serialize(node.prelude), inner))
+        elif node.type == "at-rule":
+            kept.append(("as-is", "", tinycss2.serialize([node])))
+    return kept
+
+
+def _declarations(content, unused: set[str]) -> str:
+    """A rule's declarations without the custom properties named in ``unused``."""
+    out = []
+    for decl in tinycss2.parse_blocks_contents(content, skip_whitespace=True, skip_comments=True):
+        if decl.type == "declaration":
+            if decl.name.startswith("--") and decl.name in unused:
+                continue
+            out.append(f"{decl.name}:{tinycss2.serialize(decl.value).strip()}{' !important' if decl.important else ''}")
+        elif decl.type == "qualified-rule":  # nested rule: keep as written
+            out.append(tinycss2.serialize([decl]))
+    return ";".join(out)
+
+
+def _write(kept, unused: set[str]) -> str:
+    out = []
+    for kind, prelude, content in kept:
+        if kind == "as-is":
+            out.append(content)
+        elif kind == "block":
+            out.append(prelude + "{" + _write(content, unused) + "}")
+        else:
+            body = _declarations(content, unused)
+            if body:
+                out.append(prelude + "{" + body + "}")
+    return "".join(out)
+
+
+def trim_css(css: str, classes, elsewhere: str = "") -> str:
+    """``css`` without the rules that cannot match an element whose classes are all in ``classes``,
+    and without custom properties (``--x: ...``) that neither the kept rules nor ``elsewhere``
+    (the page, the site's other stylesheets) read with ``var(--x)``.
+
+    >>> trim_css(".a{color:red}.b{color:blue}.a .c,.a{--x:1;--y:2;margin:var(--x)}", {"a"})
+    '.a{color:red}.a{--x:1;margin:var(--x)}'
+    """
+    kept = _rules(tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True), classes)
+    declared = set(re.findall(r"(--[\w-]+)\s*:", css))
+    outside = set(VAR_USE.findall(elsewhere))
+    unused: set[str] = set()
+    while True:  # a custom property may be read only by another one: drop until nothing changes
+        text = _write(kept, unused)
+        now = declared - set(VAR_USE.findall(text)) - outside
+        if now == unused:
+            return text
+        unused = now
+
+
+PALETTE_ATTR = re.compile(r"\[data-md-color-(primary|accent)=([\w-]+)\]")
+
+
+def trim_palette(css: str, palette) -> str:
+    """Material's palette stylesheet with the rules for the primary and accent colours the
+    config's palette entries use, and the schemes (Material sets only those attributes).
+
+    >>> trim_palette("[data-md-color-primary=red]{--a:1}[data-md-color-primary=indigo]{--b:2}", [{"primary": "indigo"}])
+    '[data-md-color-primary=indigo]{--b:2}'
+    """
+    entries = palette if isinstance(palette, list) else [palette]
+    used = {(kind, str(entry.get(kind, "")).replace(" ", "-").lower()) for entry in entries for kind in ("primary", "accent")}
+    return trim_css(css, lambda selector: all(found in used for found in PALETTE_ATTR.findall(selector)),
+                    elsewhere="var(" + " var(".join(re.findall(r"(--[\w-]+)\s*:", css)) + ")")  # keep every custom property
+
+
+def trim_notebook(html: str, elsewhere: str = "") -> str:
+    """A lab page without the empty MathJax loader, its notebook stylesheets trimmed to the page."""
+    html = EMPTY_MATHJAX.sub("", html)
+    classes = {name for attr in CLASS_ATTR.findall(html) for name in attr.split()}
+
+    def trim(match):
+        css = match[2]
+        if ".jupyter-wrapper" not in css:
+            return match[0]  # Pygments' small stylesheet and the book's own: left as they are
+        return f'{match[1][:-1]} data-trimmed="lean">{trim_css(css, classes, html + elsewhere)}{match[3]}'
+
+    return STYLE.sub(trim, html)
+
+
+_palette: dict[str, tuple[str, str, str]] = {}   # per config file: see palette_files()
+
+
+def palette_files(config) -> tuple[str, str, str]:
+    """(Material's palette stylesheet name, the trimmed one's name, its text), named by content."""
+    key = config.config_file_path
+    if key not in _palette:
+        for folder in config.theme.dirs:
+            found = sorted(Path(folder).glob("assets/stylesheets/palette.*.min.css"))
+            if found:
+                text = trim_palette(found[0].read_text(encoding="utf-8"), config.theme["palette"])
+                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+                _palette[key] = (found[0].name, f"palette.{digest}.min.css", text)
+                break
+        else:
+            _palette[key] = ("", "", "")
+    return _palette[key]
+
+
+def lean(html: str, print_page: bool = False, elsewhere: str = "", palette: tuple[str, str] = ("", "")) -> str:
+    """One page's HTML without the files it does not use (see the module docstring)."""
+    if PYODIDE_FENCE.search(html):
+        raise PluginError("markdown-exec's pyodide fence loads Pyodide from a CDN and runs it on the page: "
+                          "the book's listings run in the playground instead (docs/hooks/playground.py).")
+    html = MARKDOWN_EXEC_PYODIDE.sub("", html)
+    if not print_page:
+        html = PRINT_SITE.sub("", html)
+    head, sep, body = html.partition("</head>")
+    if palette[0]:
+        head = head.replace(f"assets/stylesheets/{palette[0]}", f"assets/stylesheets/{palette[1]}")
+    html = HEAD_ALTERNATE.sub("", head) + sep + body
+    if 'class="jupyter-wrapper"' in html:
+        html = trim_notebook(html, elsewhere)
+    return html
+
+
+_site_css: dict[str, str] = {}
+
+
+def _elsewhere(config) -> str:
+    """The book's own stylesheets (overrides/), which may read a notebook's custom property."""
+    key = config.site_dir
+    if key not in _site_css:
+        roots = [Path(config.docs_dir).parents[1] / "overrides"]
+        _site_css[key] = "".join(p.read_text(encoding="utf-8") for root in roots for p in sorted(root.rglob("*.css")))
+    return _site_css[key]
+
+
+def on_config(config):
+    _palette.clear()   # `mkdocs serve` keeps this module between builds: read the stylesheets again
+    _site_css.clear()
+    return config
+
+
+@event_priority(-90)  # after the other hooks changed the page, before csp.py (-100) hashes its scripts
+def on_post_page(output, page, config):
+    return lean(output, elsewhere=_elsewhere(config), palette=palette_files(config)[:2])
+
+
+def on_post_template(output_content, template_name, config):
+    if template_name == "404.html":
+        return lean(output_content, palette=palette_files(config)[:2])
+    return output_content
+
+
+@event_priority(-90)  # after mkdocs-print-site-plugin wrote the print page, before csp.py
+def on_post_build(config):
+    path = Path(config.site_dir) / "print_page" / "index.html"
+    if path.is_file():
+        html = path.read_text(encoding="utf-8")
+        path.write_text(lean(html, print_page=True, elsewhere=_elsewhere(config), palette=palette_files(config)[:2]),
+                        encoding="utf-8")
+    _, name, text = palette_files(config)
+    if name:
+        (Path(config.site_dir) / "assets" / "stylesheets" / name).write_text(text, encoding="utf-8")

@@ -1,0 +1,143 @@
+"""A page loads only what it uses (docs/hooks/lean.py, overrides/assets/search-defer.js): what a
+first visit fetches, and proof that trimming the notebook stylesheet loses nothing a page uses."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from book import ROOT, load_file
+from browser import SITE, launch, serve_site
+
+lean = load_file(ROOT / "docs" / "hooks" / "lean.py")
+
+
+def _notebook_assets() -> Path:
+    """The stylesheets mkdocs-jupyter inlines into every lab page, as it ships them."""
+    import mkdocs_jupyter
+    return Path(mkdocs_jupyter.__file__).parent / "templates" / "mkdocs_html" / "assets"
+
+
+@pytest.fixture(scope="module")
+def site():
+    with serve_site() as base, launch() as browser:
+        yield base, browser
+
+
+def first_visit(browser, url: str):
+    """A fresh phone-sized page after loading ``url``, and every URL it requested."""
+    page = browser.new_page(375, 812)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    return page, fetched
+
+
+@pytest.mark.parametrize("path", ["/ch3/softmax/", "/en/tour/"])
+def test_first_visit_fetches_no_search_no_print_files_and_one_sitemap(site, path):
+    base, browser = site
+    page, fetched = first_visit(browser, base + path)
+    names = [url.removeprefix(base) for url in fetched]
+    assert not [n for n in names if "/workers/search." in n or "search_index.json" in n], names
+    assert not [n for n in names if "_markdown_exec_pyodide" in n or "print-site" in n], names
+    assert len([n for n in names if n.endswith("sitemap.xml")]) == 1, names
+    assert not page.errors, page.errors
+    # Search still works: the reader opens it, the worker starts, the index loads, results show.
+    page.locator("label[for='__search']:visible").first.click()  # the header's search button on a phone
+    box, results = page.locator("input.md-search__input"), page.locator(".md-search-result__item")
+    query = "softmax"
+    for _ in range(40):
+        box.fill("")
+        box.type(query)
+        try:
+            results.first.wait_for(timeout=500)
+            break
+        except Exception:
+            continue
+    assert results.count() > 0, "search found nothing after it was opened"
+    names = [url.removeprefix(base) for url in fetched]
+    assert [n for n in names if "/workers/search." in n] and [n for n in names if "search_index.json" in n]
+    page.context.close()
+
+
+def test_no_page_loads_what_it_does_not_use():
+    pages = [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts]
+    assert len(pages) > 60
+    palettes = set()
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        where = path.relative_to(SITE)
+        assert "_markdown_exec_pyodide" not in html, where
+        assert '<script src="">' not in html, where
+        head = html.partition("</head>")[0]
+        assert not re.search(r'<link rel="alternate" href="[^"]*" hreflang=', head), where
+        palette = re.search(r'href="([^"]*assets/stylesheets/palette\.[0-9a-f]{8}\.min\.css)"', head)
+        assert palette, f"{where}: no palette stylesheet"
+        palettes.add(palette[1].rsplit("/", 1)[1])
+        if "print_page" in where.parts:
+            assert "js/print-site.js" in html, where
+        else:
+            assert "print-site" not in html, where
+    # One trimmed palette per language, with the book's colours (indigo, deep orange) and both schemes only.
+    for lang_site in (SITE, SITE / "en"):
+        used = [name for name in palettes if (lang_site / "assets" / "stylesheets" / name).is_file()]
+        assert len(used) == 1, (lang_site, palettes)
+        css = (lang_site / "assets" / "stylesheets" / used[0]).read_text(encoding="utf-8")
+        assert "[data-md-color-primary=indigo]" in css and "[data-md-color-accent=deep-orange]" in css
+        assert "[data-md-color-scheme=slate]" in css and "=red]" not in css and len(css) < 4096
+
+
+LAB_STYLES = """() => [...document.querySelectorAll('style[data-trimmed="lean"]')].length"""
+# In the page: every property of every notebook element and its ::before/::after, with the
+# trimmed stylesheets, then with the full ones put back in their place; the elements that differ.
+# Custom properties (--x) are left out: those the trim drops are read by nothing, and a dropped one
+# that something read would change the property that reads it.
+COMPARE = """(full) => {
+  const elements = [...document.querySelectorAll(".jupyter-wrapper, .jupyter-wrapper *")];
+  const body = getComputedStyle(document.body);
+  const names = [];
+  for (let i = 0; i < body.length; i++) if (!body[i].startsWith("--")) names.push(body[i]);
+  const row = (style) => names.map((name) => style.getPropertyValue(name)).join(";");
+  const computed = () => elements.flatMap((el) => [null, "::before", "::after"].map((pseudo) => {
+    const style = getComputedStyle(el, pseudo);
+    return pseudo && style.content === "none" ? "none" : row(style);
+  }));
+  const styles = [...document.querySelectorAll('style[data-trimmed="lean"]')];
+  if (styles.length !== full.length) return { error: `${styles.length} trimmed stylesheets, expected ${full.length}` };
+  const trimmed = computed();
+  styles.forEach((style, i) => { style.textContent = full[i]; });
+  const whole = computed();
+  const differ = [];
+  trimmed.forEach((row, i) => {
+    if (row !== whole[i] && differ.length < 3) {
+      const a = row.split(";"), b = whole[i].split(";");
+      differ.push(elements[Math.floor(i / 3)].className + ": " +
+        names.filter((_, j) => a[j] !== b[j]).slice(0, 5).map((n, j) => n).join(", "));
+    }
+  });
+  return { elements: elements.length, differ };
+}"""
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_trimmed_notebook_stylesheet_styles_every_element_as_the_full_one(site, dark):
+    """Put the whole stylesheet back in place of the trimmed one and compare every element's
+    computed style (all properties, custom ones included) inside the notebook, on every lab page."""
+    base, browser = site
+    assets = _notebook_assets()
+    full = [(assets / "index.css").read_text(encoding="utf-8"), (assets / "theme-light.css").read_text(encoding="utf-8")]
+    labs = sorted(p for p in SITE.rglob("lab-*/index.html"))
+    assert labs, "no lab pages built"
+    page = browser.new_page(1280, 900, dark=dark)
+    for lab in labs:
+        url = base + "/" + lab.parent.relative_to(SITE).as_posix() + "/"
+        page.goto(url)
+        page.wait_for_load_state("load")
+        result = page.evaluate(COMPARE, full)
+        assert "error" not in result, f"{url}: {result.get('error')}"
+        assert result["elements"] > 100 and not result["differ"], f"{url}: styled differently when trimmed: {result['differ']}"
+    page.context.close()
