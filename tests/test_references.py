@@ -96,27 +96,3 @@ def test_every_citation_shows_its_entry_label(lang):
                 for page in pages(lang) for m in CITED_AS.finditer((DOCS / lang / page).read_text(encoding="utf-8"))
                 if labels.get(m["id"]) != m["label"]]
     assert not problems, "\n".join(problems)
-
-
-def labels(lang: str) -> dict[str, str]:
-    """Each entry's printed label ("7", "P6", "E1") by its id: the [label] that opens its paragraph."""
-    text = (DOCS / lang / "references.md").read_text(encoding="utf-8")
-    found = {}
-    for paragraph in re.split(r"\n\s*\n", text):
-        entry, label = ENTRY.search(paragraph), re.match(r"\s*\[(\w+)\]", paragraph)
-        if entry and label:
-            found[entry["id"]] = label[1]
-    return found
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_citation_shows_its_entrys_label(lang):
-    """[[P6]](…#ref-gpt-2018) must say P6 because that entry is [P6]: a label and its link agree."""
-    known = labels(lang)
-    assert set(known) == set(entries(lang)), "an entry without a [label] opening its paragraph"
-    problems = [f"{lang}/{page}: [{label}] links to ref-{ref}, which is [{known.get(ref)}]"
-                for page in pages(lang)
-                for label, ref in re.findall(r"\[\[(\w+)\]\]\((?:\.\./)*references\.md#ref-([\w-]+)\)",
-                                             (DOCS / lang / page).read_text(encoding="utf-8"))
-                if known.get(ref) != label]
-    assert not problems, "\n".join(problems)
