@@ -9,12 +9,14 @@
 # %%
 import numpy as np
 from attnkit.cost import time_rnn_and_attention, time_scores
+from attnkit.text import row
 
 ns = [16, 64, 256, 1024]
 rnn_s, att_s = time_rnn_and_attention(ns, d=32)
-print("     n    RNN (ms)  attention (ms)")
+cols = [6, 16, 18]
+print(row(['n', 'RNN (ms)', 'attention (ms)'], cols))
 for n, r, a in zip(ns, rnn_s, att_s):
-    print(f"{n:6d}  {1e3 * r:10.3f}  {1e3 * a:12.3f}")
+    print(row([n, f"{1e3 * r:.3f}", f"{1e3 * a:.3f}"], cols))
 
 # %% [markdown]
 # ## The n×n weights: time and memory
@@ -24,9 +26,9 @@ for n, r, a in zip(ns, rnn_s, att_s):
 # %%
 ns2 = [256, 512, 1024, 2048]
 seconds, nbytes = time_scores(ns2)
-print("     n    time (ms)           bytes")
-for n, s, b in zip(ns2, seconds, nbytes):
-    print(f"{n:6d}  {1e3 * s:10.2f}  {b:14,d}")
+print(row(['n', 'time (ms)', 'memory (MiB)'], cols))
+for n, sec, b in zip(ns2, seconds, nbytes):
+    print(row([n, f"{1e3 * sec:.2f}", f"{b / 2**20:.2f}"], cols))
 
 # %% alt=["Left: the time to read one sentence, RNN and attention, against sentence length n on log-log axes. Right: the time to compute the n×n weights against n."]
 import io

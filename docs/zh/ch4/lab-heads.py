@@ -32,10 +32,13 @@ for p in PARAMS:
 # 改一改 `steps`、`lr` 或者 `seed`，看看结论会不会变。
 
 # %%
+from attnkit.text import pad, sci
+
+names = {"same": "完全相同", "nudged": "差百万分之一", "random": "各自随机"}
 runs = {start: train_two_heads(start, steps=800, lr=5.0, seed=3) for start in STARTS}
 for start, run in runs.items():
-    print(f"{start:7s} 损失 {run.loss[0]:.4f} -> {run.loss[-1]:.5f}   两头之差 {run.head_gap[0]:.1e} -> {run.head_gap[-1]:.1e}")
-    print("        每个头看（左邻, 右邻）：", neighbour_share(run.weights).round(2).tolist())
+    print(f"{pad(names[start], 14)}损失 {run.loss[0]:.4f} -> {run.loss[-1]:.5f}   两头之差 {sci(run.head_gap[0], 1)} -> {sci(run.head_gap[-1], 1)}")
+    print(pad("", 14) + "每个头看（左邻, 右邻）：", neighbour_share(run.weights).round(2).tolist())
 
 # %% [markdown]
 # ## 画出来
