@@ -32,10 +32,13 @@ for p in PARAMS:
 # Change `steps`, `lr` or `seed` and see whether the conclusion survives.
 
 # %%
+from attnkit.text import pad, sci
+
+names = {"same": "same", "nudged": "nudged", "random": "random"}
 runs = {start: train_two_heads(start, steps=800, lr=5.0, seed=3) for start in STARTS}
 for start, run in runs.items():
-    print(f"{start:7s} loss {run.loss[0]:.4f} -> {run.loss[-1]:.5f}   gap between heads {run.head_gap[0]:.1e} -> {run.head_gap[-1]:.1e}")
-    print("        each head looks at (left, right):", neighbour_share(run.weights).round(2).tolist())
+    print(f"{pad(names[start], 8)}loss {run.loss[0]:.4f} -> {run.loss[-1]:.5f}   gap between heads {sci(run.head_gap[0], 1)} -> {sci(run.head_gap[-1], 1)}")
+    print(pad("", 8) + "each head looks at (left, right):", neighbour_share(run.weights).round(2).tolist())
 
 # %% [markdown]
 # ## Drawn
