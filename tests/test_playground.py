@@ -18,7 +18,18 @@ from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, p
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
 MANIFEST = json.loads((ROOT / "tools" / "pyodide-manifest.json").read_text(encoding="utf-8"))
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+# A number as listings print it: 0.25, 1e-09, and the book's own 2.7×10⁻¹⁵ (attnkit.text.sci).
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+|×10[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
+SUPERSCRIPT = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
+
+
+def as_float(number: str) -> float:
+    """A number printed by a listing, as a float.
+
+    >>> as_float("2.7×10⁻¹⁵"), as_float("-3"), as_float("1e-09")
+    (2.7e-15, -3.0, 1e-09)
+    """
+    return float(number.replace("×10", "e").translate(SUPERSCRIPT))
 
 
 def load(name, path):
@@ -133,7 +144,7 @@ def run(page, key: bool = False) -> str:
 
 
 def numbers_and_words(text: str):
-    return [float(x) for x in NUMBER.findall(text)], NUMBER.sub("#", text).split()
+    return [as_float(x) for x in NUMBER.findall(text)], NUMBER.sub("#", text).split()
 
 
 def cpython_output(listing: str, lang: str = "en") -> str:
