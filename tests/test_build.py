@@ -114,6 +114,20 @@ def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
     assert labs.fixed_cell_ids(one).count("cell-id=cell-") == 2
 
 
+def test_search_entries_are_keyed_by_the_page_and_the_search_settings():
+    """The search plugin's settings (separator, lang, jieba_dict) decide how a page's text is
+    split, so a change of mkdocs.yml's search section must miss the cache."""
+    import types
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    page = types.SimpleNamespace(meta={}, content="<p>小猫</p>", toc=[], url="ch3/", title="3.3")
+    options = {"lang": ["zh"], "separator": r"[\s\-]+"}
+    same = pagecache._search_key(page, dict(options))
+    assert pagecache._search_key(page, dict(options)) == same
+    assert pagecache._search_key(page, {**options, "separator": r"[\s]+"}) != same
+    assert pagecache._search_key(types.SimpleNamespace(**{**vars(page), "content": "<p>小狗</p>"}), options) != same
+
+
 def test_figure_modules_do_nothing_at_import_but_define_and_register():
     """A lab imports attnkit.figures, which imports every figure module; the notebook cache is
     keyed only by the modules a lab draws from, which is right only if importing the others

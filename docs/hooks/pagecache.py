@@ -8,7 +8,7 @@ warm one-language build (profiled with cProfile, December 2026):
   ``HTMLParser`` and segments its Chinese text with jieba (which first loads a 2-second
   dictionary, in the English book too: a few English pages show Chinese). About a quarter of a
   warm build. The entries of a page are cached in ``.cache/search/`` under: the page's HTML, its
-  table of contents (ids, urls, titles), url, title and front matter, the search plugin's source
+  table of contents (ids, urls, titles), url, title and front matter, the search plugin's configuration and source
   and Material's and jieba's versions. The cached entries are the exact dicts the plugin would
   have appended, in the same order, so ``search_index.json`` is byte-for-byte the same.
 * **Compiled theme templates.** Jinja compiles Material's ~80 templates on every build. Jinja's
@@ -47,14 +47,18 @@ def _search_code() -> str:
                search.jieba is not None)
 
 
-def _search_key(page) -> str:
+def _search_key(page, options: dict) -> str:
+    """``options``: the search plugin's configuration (lang, separator, jieba_dict, …), which
+    decides how the plugin segments and splits a page's text."""
     meta = json.dumps(page.meta, sort_keys=True, default=repr, ensure_ascii=False)
-    return key("search-entries", 1, page.content, _toc(page.toc), page.url, str(page.title), meta, _search_code())
+    settings = json.dumps(options, sort_keys=True, default=repr, ensure_ascii=False)
+    return key("search-entries", 2, page.content, _toc(page.toc), page.url, str(page.title), meta, settings,
+               _search_code())
 
 
 def _cached_entries(original):
     def add_entry_from_context(self, page):
-        k = _search_key(page)
+        k = _search_key(page, dict(self.config))
         cached = SEARCH.get(k)
         if cached is not None:
             _stats["hits"] += 1
