@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["width", "pad", "row", "sci", "wan"]
+__all__ = ["width", "pad", "row", "power", "sci", "wan"]
 
 
 def width(s: str) -> int:
@@ -71,6 +71,16 @@ def row(cells: list, cols: list[int], align: str = ">") -> str:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def power(exponent: int) -> str:
+    """Ten to the ``exponent``, as printed text writes it: ``10⁻⁹``, not ``1e-09``.
+
+    >>> power(-9), power(5), power(0)
+    ('10⁻⁹', '10⁵', '10⁰')
+    """
+    return "10" + str(int(exponent)).translate(_SUPERSCRIPT)
+
+
+
 def sci(x: float, digits: int = 2) -> str:
     """``x`` in the scientific notation Chinese text uses, ``1.42×10⁻¹⁹``, instead of ``1.42e-19``.
 
@@ -82,7 +92,7 @@ def sci(x: float, digits: int = 2) -> str:
     if x == 0:
         return "0"
     mantissa, exponent = f"{x:.{digits}e}".split("e")
-    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return f"{mantissa}×{power(int(exponent))}"
 
 
 def wan(n: int) -> str:

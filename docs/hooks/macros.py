@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import attnkit
+from attnkit.text import power
 
 # Make every submodule reachable as attnkit.<name> in pages (attnkit.toy, attnkit.rnn, ...),
 # except the figure module, which pages embed as pictures instead.
@@ -32,7 +33,6 @@ for _info in pkgutil.iter_modules(attnkit.__path__):
         importlib.import_module(f"attnkit.{_info.name}")
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _plain(x: float) -> str:
@@ -43,7 +43,7 @@ def _plain(x: float) -> str:
 def sci(x, sig: int = 2) -> str:
     """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
     mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
-    return f"{_plain(float(mantissa))}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return f"{_plain(float(mantissa))}×{power(int(exponent))}"
 
 
 def zhnum(x, sig: int = 2) -> str:

@@ -19,6 +19,7 @@ from mkdocs.structure.files import File
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
 from attnkit import tinygpt, toy
 from attnkit.core import spread_evenly
+from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
 from bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
@@ -171,7 +172,7 @@ def _book_power(x: float) -> str:
     exponent = round(math.log10(x))
     if not math.isclose(10.0 ** exponent, x, rel_tol=1e-12):
         raise ValueError(f"_book_power expects a power of ten, got {x!r}")
-    return "10" + str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return power(exponent)
 
 
 def train_gpt_data(lang: str) -> dict:
