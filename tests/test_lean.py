@@ -141,3 +141,43 @@ def test_trimmed_notebook_stylesheet_styles_every_element_as_the_full_one(site, 
         assert "error" not in result, f"{url}: {result.get('error')}"
         assert result["elements"] > 100 and not result["differ"], f"{url}: styled differently when trimmed: {result['differ']}"
     page.context.close()
+
+
+def _stylesheets() -> list[Path]:
+    import material
+    assets = _notebook_assets()
+    return [assets / "index.css", assets / "theme-light.css", assets / "theme-dark.css",
+            *sorted((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("*.min.css"))]
+
+
+@pytest.mark.parametrize("path", _stylesheets(), ids=lambda p: p.name)
+def test_top_level_scanner_splits_a_stylesheet_as_tinycss2_does(path):
+    """lean.py finds the top-level rules without tokenising their declarations: the same rules,
+    preludes and blocks as tinycss2's full parse, on every stylesheet it trims."""
+    import tinycss2
+
+    css = path.read_text(encoding="utf-8")
+    nodes = [n for n in tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True) if n.type != "error"]
+    found = lean._top_level(css)
+    assert len(found) == len(nodes) >= 1
+    for (prelude, content), node in zip(found, nodes):
+        expected = tinycss2.serialize(node.prelude)
+        if node.type == "at-rule":
+            expected = "@" + node.at_keyword + expected
+        assert tinycss2.serialize(tinycss2.parse_component_value_list(prelude, skip_comments=True)).strip() == expected.strip()
+        blocks = (tinycss2.serialize(tinycss2.parse_component_value_list(content, skip_comments=True))
+                  if content is not None else None)
+        assert blocks == (tinycss2.serialize(node.content) if node.content is not None else None)
+
+
+def test_trimmed_stylesheet_cached_is_the_one_computed(tmp_path, monkeypatch):
+    css = (_notebook_assets() / "index.css").read_text(encoding="utf-8")
+    html = next(SITE.rglob("lab-*/index.html")).read_text(encoding="utf-8") if SITE.is_dir() else ""
+    classes = {name for attr in lean.CLASS_ATTR.findall(html) for name in attr.split()} | {"jupyter-wrapper", "jp-Cell"}
+    monkeypatch.setattr(lean, "_TRIMMED", lean.Store("lean", ".css"))
+    monkeypatch.setattr(lean._TRIMMED, "dir", tmp_path)
+    computed = lean._trim_css(css, classes, html)
+    assert lean.trim_css(css, classes, html) == computed and list(tmp_path.rglob("*.css"))   # a miss, stored
+    assert lean.trim_css(css, classes, html) == computed                                       # a hit
+    assert lean.trim_css(css, classes - {"jp-Cell"}, html) != computed                         # other classes: other key
+    assert len(list(tmp_path.rglob("*.css"))) == 2
