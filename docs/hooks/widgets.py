@@ -30,7 +30,35 @@ PE_POSITIONS, PE_D_MODEL = 50, 16          # the positional-encoding explorer's 
 DIVISORS = np.geomspace(0.25, 8.0, 31)     # the four-steps slider: scores are divided by these
 
 
+SHOWN = range(5)      # a widget shows a value with 0-4 decimals (num), or 100x with 1 (pct: 3 decimals)
+DECIMALS = 6          # ...so the JSON carries 6: 0.10414233427452604 -> 0.104142 (a third of the bytes)
+
+
+def shown_the_same(x: float, r: float) -> bool:
+    """Whether ``r`` prints as ``x`` with every number of decimals a widget shows, and as a
+    percentage (common.js pct: "12.3%", or "<0.1%" for a positive share under 0.05%)."""
+    def pct(y):
+        return "<0.1%" if 0 < 100 * y < 0.05 else f"{100 * y:.1f}%"
+    return all(f"{x:.{d}f}" == f"{r:.{d}f}" for d in SHOWN) and pct(x) == pct(r)
+
+
+def _rounded(x: float) -> float:
+    """``x`` with DECIMALS decimals, unless that would change how a widget prints it (a value
+    within 5×10⁻⁷ of a rounding boundary keeps all its digits)."""
+    r = round(x, DECIMALS)
+    return r if shown_the_same(x, r) else x
+
+
 def _list(a) -> list:
+    """An array as JSON lists, each value rounded to what the widgets show (see _rounded)."""
+    values = np.asarray(a, dtype=float)
+    if values.ndim == 0:
+        return _rounded(float(values))
+    return [_list(row) for row in values] if values.ndim > 1 else [_rounded(float(x)) for x in values]
+
+
+def _exact(a) -> list:
+    """An array as JSON lists with every digit: what JavaScript computes from (the toy's rules)."""
     return np.asarray(a, dtype=float).tolist()
 
 
@@ -63,7 +91,7 @@ def toy_data(lang: str) -> dict:
         "feature_names": toy.FEATURE_NAMES[lang],
         "lexicon": {word: [toy.FEATURES.index(f) for f in feats] for word, feats in toy.LEXICON[lang].items()},
         "max_tokens": toy.MAX_TOKENS,
-        "steps": [{"w_q": _list(w_q), "w_k": _list(w_k), "w_v": _list(w_v)} for w_q, w_k, w_v in toy.STEPS.values()],
+        "steps": [{"w_q": _exact(w_q), "w_k": _exact(w_k), "w_v": _exact(w_v)} for w_q, w_k, w_v in toy.STEPS.values()],
         # the tour's examples (same ids in both languages), then the toy's own named sentences
         "sentences": {
             **{key: example_data(key) for key, e in toy.SENTENCES.items() if e.lang == lang and key not in TOUR_SENTENCES},
