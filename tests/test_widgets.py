@@ -302,6 +302,13 @@ def test_positions_explorer(site):
     for text in pairs:
         a, b = map(int, re.findall(r"PE\[(\d+)\]", text))
         assert b - a == 15 and text.endswith(f"{pe[a] @ pe[b]:.4f}".replace("-", "−"))
+    # The similarity chart's axis runs from the floor of the smallest dot product to the ceiling of
+    # the largest, PE[p] . PE[p] = d_model / 2 = 8: the rounded JSON says 8, not 8.000000000000002
+    # (whose ceiling, 9, the axis showed before widgets.py rounded it).
+    sim = pe @ pe.T
+    ticks = texts(widget.locator('.attn-chart .attn-tick'))
+    assert str(hook.PE_D_MODEL // 2) in ticks and str(math.floor(sim.min())) in ticks, ticks
+    assert str(hook.PE_D_MODEL // 2 + 1) not in ticks, ticks
     assert not page.errors and not page.outside
 
 
