@@ -98,3 +98,114 @@ def test_cache_key_depends_on_text_mode_and_katex_version():
     before = key("x", False)
     hook.renderer.salt = hook.renderer.salt.replace(hook.katex_version(), "0.0.0")
     assert key("x", False) != before
+
+
+# ---- KaTeX's stylesheet and fonts, cut to the book's formulas (katex_math.cut_katex_assets) ----
+
+class _DrawnText:
+    """The characters inside ``<span class="katex-html">`` elements, read with html.parser (not
+    with the hook's own regular expressions)."""
+
+    def __init__(self):
+        from html.parser import HTMLParser
+
+        self.chars: set[str] = set()
+        outer = self
+
+        class Parser(HTMLParser):
+            depth = 0   # open spans inside a katex-html span (0: outside)
+
+            def handle_starttag(self, tag, attrs):
+                if self.depth:
+                    self.depth += tag == "span"
+                elif tag == "span" and "katex-html" in (dict(attrs).get("class") or "").split():
+                    self.depth = 1
+
+            def handle_endtag(self, tag):
+                if self.depth and tag == "span":
+                    self.depth -= 1
+
+            def handle_data(self, data):
+                if self.depth:
+                    outer.chars.update(data)
+
+        self.parser = Parser(convert_charrefs=True)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_katex_fonts_keep_every_glyph_a_formula_draws(lang):
+    """Each subset font still maps every character that some formula of this language shows and
+    that KaTeX's full font has; and it is smaller (the point of cutting it)."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    site = SITE / "en" if lang == "en" else SITE
+    drawn = _DrawnText()
+    for path in sorted(site.rglob("*.html")):
+        if lang == "zh" and path.relative_to(SITE).parts[0] == "en":
+            continue
+        drawn.parser.feed(path.read_text(encoding="utf-8"))
+    assert {"=", "x", "∑"} <= drawn.chars, sorted(drawn.chars)[:40]
+    fonts = sorted((site / "assets" / "vendor" / "katex" / "fonts").glob("*.woff2"))
+    assert len(fonts) == 20
+    smaller = 0
+    for path in fonts:
+        full = ROOT / "node_modules" / "katex" / "dist" / "fonts" / path.name
+        cmap_full = TTFont(io.BytesIO(full.read_bytes())).getBestCmap()
+        cmap_cut = TTFont(io.BytesIO(path.read_bytes())).getBestCmap()
+        wanted = {ord(c) for c in drawn.chars | set("()0123456789")} & set(cmap_full)
+        assert not wanted - set(cmap_cut), f"{lang} {path.name}: lost {[chr(c) for c in sorted(wanted - set(cmap_cut))]}"
+        assert all(cmap_cut[c] == cmap_full[c] for c in cmap_cut), path.name   # the same glyphs, not renamed
+        smaller += path.stat().st_size < full.stat().st_size
+    assert smaller == len(fonts)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_trimmed_katex_stylesheet_styles_every_formula_as_the_full_one(dark):
+    """Put KaTeX's whole stylesheet back in place of the trimmed one and compare every property
+    of every element inside each formula (and its ::before/::after), on the pages with the most math."""
+    from browser import launch, serve_site
+
+    full = (ROOT / "node_modules" / "katex" / "dist" / "katex.min.css").read_text(encoding="utf-8")
+    trimmed = (SITE / "assets" / "vendor" / "katex" / "katex.min.css").read_text(encoding="utf-8")
+    assert len(trimmed) < len(full) / 2
+    compare = """async (full) => {
+      const link = [...document.querySelectorAll('link[rel=stylesheet]')].find((l) => l.href.includes('katex.min.css'));
+      if (!link) return { error: 'no katex.min.css link' };
+      const elements = [...document.querySelectorAll('.katex, .katex *')];
+      const body = getComputedStyle(document.body);
+      const names = [];
+      for (let i = 0; i < body.length; i++) names.push(body[i]);
+      const computed = () => elements.flatMap((el) => [null, '::before', '::after'].map((pseudo) => {
+        const style = getComputedStyle(el, pseudo);
+        return pseudo && style.content === 'none' ? 'none' : names.map((n) => style.getPropertyValue(n)).join(';');
+      }));
+      await document.fonts.ready;
+      const cut = computed();
+      const style = document.createElement('style');
+      style.textContent = full.replaceAll('url(fonts/', `url(${new URL('fonts/', link.href).href}`);  // the site's fonts
+      link.after(style);
+      link.sheet.disabled = true;
+      await document.fonts.ready;
+      const whole = computed();
+      const differ = [];
+      cut.forEach((row, i) => {
+        if (row !== whole[i] && differ.length < 3) {
+          const a = row.split(';'), b = whole[i].split(';');
+          differ.push(elements[Math.floor(i / 3)].className + ': ' + names.filter((_, j) => a[j] !== b[j]).slice(0, 5).join(', '));
+        }
+      });
+      return { elements: elements.length, differ };
+    }"""
+    paths = ["/ch3/softmax/", "/ch9/table1/", "/ch9/tiled/", "/ch1/telephone-game/", "/en/ch3/scaling/", "/en/ch4/position/"]
+    with serve_site() as base, launch() as browser:
+        page = browser.new_page(1280, 900, dark=dark)
+        for path in paths:
+            page.goto(base + path)
+            page.wait_for_load_state("load")
+            result = page.evaluate(compare, full)
+            assert "error" not in result, f"{path}: {result.get('error')}"
+            assert result["elements"] > 100 and not result["differ"], f"{path}: styled differently when trimmed: {result['differ']}"
+        page.context.close()

@@ -159,8 +159,129 @@ def on_page_content(html_, page, config, files):
     return render_math(html_, page.file.src_uri)
 
 
+# ---- what readers download: KaTeX's stylesheet and fonts, cut to what the book's formulas use ----
+# Written over the copies docs/hooks/vendor.py put in the site, after every page is built:
+# * katex.min.css keeps the rules whose classes all occur on some page of this language
+#   (docs/hooks/lean.py trim_css, the same trim as the notebook stylesheet); 23 -> ~8 KB.
+# * each font keeps the glyphs of the characters in the site's formulas (the text of their
+#   ``katex-html`` part: the MathML beside it, TeX source included, is for screen readers and
+#   clipped out of sight) and the equation numbers' "(0-9)" of the stylesheet (fontTools subset);
+#   a chapter's three fonts 47 -> ~17 KB. A glyph a formula uses is never dropped: every character
+#   KaTeX draws is a character of its output, and the formulas are all rendered at build time.
+# Cached in .cache/katex-assets/ under the stylesheet or font, the characters or classes, this
+# file and fontTools', brotli's and tinycss2's versions.
+KATEX_SPAN = re.compile(r'<span class="katex-html"')
+SPAN_TAG = re.compile(r"<(/?)span\b")
+TAG = re.compile(r"<[^>]*>")
+CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
+EQUATION_NUMBERS = "()0123456789"   # katex.min.css: content:"(" counter(katexEqnNo) ")"
+
+
+def formulas(page_html: str) -> list[str]:
+    """The HTML that draws every rendered formula on a page (each ``<span class="katex-html">``).
+
+    >>> formulas('<p>a <span class="katex-html"><span class="x">y</span></span> b</p>')
+    ['<span class="katex-html"><span class="x">y</span></span>']
+    """
+    found, pos = [], 0
+    while (start := KATEX_SPAN.search(page_html, pos)) is not None:
+        depth, end = 0, len(page_html)
+        for tag in SPAN_TAG.finditer(page_html, start.start()):
+            depth += -1 if tag[1] else 1
+            if depth == 0:
+                end = page_html.index(">", tag.end()) + 1
+                break
+        found.append(page_html[start.start():end])
+        pos = end
+    return found
+
+
+def site_usage(site_dir: Path) -> tuple[str, set[str]]:
+    """(the characters of every formula on the built site's pages, sorted, as one string; every
+    class any page's HTML names)."""
+    chars, classes = set(EQUATION_NUMBERS), set()
+    for path in sorted(Path(site_dir).rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        classes.update(name for attr in CLASS_ATTR.findall(text) for name in attr.split())
+        for formula in formulas(text):
+            chars.update(html.unescape(TAG.sub("", formula)))
+    chars.discard("\n")
+    return "".join(sorted(chars)), classes
+
+
+def subset_font(data: bytes, chars: str) -> bytes:
+    """A WOFF2 font with the glyphs of ``chars`` (and what they need: composites, layout
+    features, kerning); hinting, names and the original timestamps are kept."""
+    import io
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.name_legacy = True
+    options.legacy_kern = True
+    options.notdef_outline = True
+    options.recalc_timestamp = False
+    options.ignore_missing_unicodes = True
+    font = TTFont(io.BytesIO(data), recalcTimestamp=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.flavor = "woff2"
+    font.save(out, reorderTables=False)
+    return out.getvalue()
+
+
+def _versions() -> list[str]:
+    from importlib.metadata import version
+
+    return [version(name) for name in ("fonttools", "brotli", "tinycss2")]
+
+
+def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
+    """Trim the site's katex.min.css and subset its fonts (see above): {file: (bytes before, after)}."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bookcache import Store, key, sources
+    import lean
+
+    store = Store("katex-assets")
+    folder = Path(site_dir) / "assets" / "vendor" / "katex"
+    if not folder.is_dir():
+        return {}
+    chars, classes = site_usage(site_dir)
+    salt = [sources([Path(__file__), Path(lean.__file__)]), *_versions()]
+    sizes = {}
+    css_path = folder / "katex.min.css"
+    for path in [css_path, *sorted((folder / "fonts").glob("*.woff2"))]:
+        data = path.read_bytes()
+        if path == css_path:
+            k = key("katex.css", salt, data, sorted(classes))
+        else:
+            k = key("katex font", salt, data, chars)
+        out = store.get(k)
+        if out is None:
+            out = (lean.trim_css(data.decode("utf-8"), classes).encode("utf-8") if path == css_path
+                   else subset_font(data, chars))
+            store.put(k, out)
+        path.write_bytes(out)
+        sizes[path.name] = (len(data), len(out))
+    return sizes
+
+
 def on_post_build(config):
     renderer.save()
+    sizes = cut_katex_assets(Path(config.site_dir))
+    if sizes:
+        before, after = sum(b for b, _ in sizes.values()), sum(a for _, a in sizes.values())
+        log.info("KaTeX stylesheet and %d fonts cut to the book's formulas: %d -> %d KB",
+                 len(sizes) - 1, before // 1024, after // 1024)
 
 
 def on_shutdown():
