@@ -306,18 +306,88 @@ def _elsewhere(config) -> str:
     return _site_css[key]
 
 
+# ---- Material's stylesheet, trimmed to what the built site can use ----
+# Kept: every rule whose classes all occur in the site, i.e. in a class="" of some page (the print
+# page and 404 included) or anywhere in a script the site serves or inlines (Material's bundle
+# and search worker add classes at runtime: every identifier-like token of theirs counts, so
+# none is guessed); a class built in a template literal (`md-source__fact--${t}`) keeps every
+# class that starts so. Custom properties stay when any stylesheet, page or script names them.
+# Written as ``main.<digest>.min.css`` after the last page, and every page written by this build
+# points at it. tests/test_lean.py puts the full stylesheet back in the browser and compares
+# every element's computed style, in the states Material's JS creates (search, drawer, palette).
+SCRIPT_BODY = re.compile(r"<script\b[^>]*>(.*?)</script>", re.S | re.I)
+TOKEN = re.compile(r"-?[_a-zA-Z][\w-]*")
+TEMPLATE_PREFIX = re.compile(r"([_a-zA-Z][\w-]*-)\$\{")
+CUSTOM_PROPERTY = re.compile(r"--[\w-]+")
+MAIN_CSS = re.compile(r"main\.[0-9a-f]{8}\.min\.css")
+
+
+def site_classes(pages: list[str], scripts: list[str]):
+    """A function telling whether a selector's classes can all occur on the site (see above)."""
+    classes = {name for html in pages for attr in CLASS_ATTR.findall(html) for name in attr.split()}
+    code = scripts + [body for html in pages for body in SCRIPT_BODY.findall(html)]
+    classes.update(token for text in code for token in TOKEN.findall(text))
+    prefixes = tuple(sorted({prefix for text in code for prefix in TEMPLATE_PREFIX.findall(text)}))
+
+    def kept(selector: str) -> bool:
+        return all(name in classes or name.startswith(prefixes)
+                   for name in CLASS_IN_SELECTOR.findall(_outside_parentheses(selector)))
+    return classes, prefixes, kept
+
+
+def trim_material(css: str, pages: list[str], scripts: list[str], stylesheets: list[str]) -> str:
+    """Material's main stylesheet without the rules that no element of the site can match."""
+    classes, prefixes, kept = site_classes(pages, scripts)
+    named = {name for text in [*pages, *scripts, *stylesheets] for name in CUSTOM_PROPERTY.findall(text)}
+    k = key("trim_material", sources([Path(__file__)]), _version("tinycss2"), css, sorted(classes), list(prefixes), sorted(named))
+    cached = _TRIMMED.get(k)
+    if cached is not None:
+        return cached.decode("utf-8")
+    text = _trim_css(css, kept, "".join(f"var({name})" for name in sorted(named)))
+    _TRIMMED.put(k, text.encode("utf-8"))
+    return text
+
+
+_pages: list[Path] = []   # every HTML file this build wrote
+
+
+def _material_css(config) -> None:
+    """Trim Material's stylesheet (see trim_material) and point every page this build wrote at it."""
+    site = Path(config.site_dir)
+    shipped = [found for folder in config.theme.dirs for found in sorted(Path(folder).glob("assets/stylesheets/main.*.min.css"))]
+    found = [site / "assets" / "stylesheets" / shipped[0].name] if shipped else []
+    if not found or not found[0].is_file():
+        return
+    paths = [p for p in dict.fromkeys([*_pages, site / "print_page" / "index.html"]) if p.is_file()]
+    pages = [path.read_text(encoding="utf-8") for path in paths]
+    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))]
+    stylesheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if p != found[0]]
+    text = trim_material(found[0].read_text(encoding="utf-8"), pages, scripts, stylesheets)
+    name = f"main.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.min.css"
+    (found[0].parent / name).write_text(text, encoding="utf-8")
+    for path, html in zip(paths, pages):
+        head, sep, body = html.partition("</head>")
+        changed = head.replace(f"assets/stylesheets/{found[0].name}", f"assets/stylesheets/{name}")
+        if changed != head:
+            path.write_text(changed + sep + body, encoding="utf-8")
+
+
 def on_config(config):
     _palette.clear()   # `mkdocs serve` keeps this module between builds: read the stylesheets again
     _site_css.clear()
+    _pages.clear()
     return config
 
 
 @event_priority(-90)  # after the other hooks changed the page, before csp.py (-100) hashes its scripts
 def on_post_page(output, page, config):
+    _pages.append(Path(page.file.abs_dest_path))
     return lean(output, elsewhere=_elsewhere(config), palette=palette_files(config)[:2])
 
 
 def on_post_template(output_content, template_name, config):
+    if template_name.endswith(".html"):
+        _pages.append(Path(config.site_dir) / template_name)
     if template_name == "404.html":
         return lean(output_content, palette=palette_files(config)[:2])
     return output_content
@@ -333,3 +403,4 @@ def on_post_build(config):
     _, name, text = palette_files(config)
     if name:
         (Path(config.site_dir) / "assets" / "stylesheets" / name).write_text(text, encoding="utf-8")
+    _material_css(config)
