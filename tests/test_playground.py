@@ -235,9 +235,13 @@ def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
     assert page.inner_text(".cm-content").strip() == code.strip()
     # A chapter's "run this in the browser" link, through Material's instant navigation.
     page.goto(f"{base}/ch3/softmax/")
+    styled = "() => [...document.styleSheets].some((s) => (s.href || '').endsWith('/assets/playground/playground.css'))"
+    assert not page.evaluate(styled)   # a chapter does not load the playground's stylesheet (lean.py)...
     page.click(f"a.pg-run-link[href$='listing={LISTING}']")
     page.wait_for_selector(".cm-content")
     assert "?listing=" + LISTING in page.url
+    assert page.evaluate(styled)       # ...the playground adds it when instant navigation keeps the chapter's head
+    assert page.evaluate("getComputedStyle(document.querySelector('.pg-toolbar')).display") == "flex"
     assert "from attnkit import softmax" in page.inner_text(".cm-content")
     # Escape then Tab leaves the editor (no keyboard trap).
     page.click(".cm-content")

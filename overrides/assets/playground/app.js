@@ -146,10 +146,24 @@ function heatmap(data, t) {
   return box;
 }
 
+/** The playground's stylesheet: the playground page links it (docs/hooks/lean.py leaves it off
+ * the others), but instant navigation keeps the head of the page the reader came from. */
+function ensureStylesheet(root) {
+  const href = new URL("assets/playground/playground.css", root).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return Promise.resolve();
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  const loaded = new Promise((resolve) => { link.onload = link.onerror = resolve; });
+  document.head.append(link);
+  return loaded;
+}
+
 export async function mount(el, root) {
   if (el.dataset.mounted) return;
   el.dataset.mounted = "1";
   runtime.root = root;
+  await ensureStylesheet(root);
   // Back on the page while code from an earlier visit still runs (an endless loop?): stop it.
   if (runtime.busy) runtime.stop();
   const lang = document.documentElement.lang === "zh" ? "zh" : "en";
