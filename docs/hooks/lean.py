@@ -400,6 +400,48 @@ def _minify_own_css(config) -> None:
             target.write_text(minify_css(source.read_text(encoding="utf-8")), encoding="utf-8")
 
 
+# The book's own scripts likewise (overrides/assets/**.js, readable ES modules and scripts):
+# served minified by esbuild (pinned in package.json, already used for the editor bundle), names
+# exported and imported kept. A script the build rewrote (the playground worker's Pyodide path)
+# is left as the build wrote it. Cached in .cache/lean/ under the script and package-lock.json.
+ESBUILD = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "esbuild"
+
+
+def _minify_own_js(config) -> None:
+    import subprocess
+    import tempfile
+
+    site = Path(config.site_dir)
+    own = Path(config.docs_dir).parents[1] / "overrides"
+    lock = sources([own.parent / "package-lock.json", Path(__file__)])
+    todo = {}
+    for source in sorted(own.rglob("*.js")):
+        target = site / source.relative_to(own)
+        if target.is_file() and target.read_bytes() == source.read_bytes():
+            k = key("minify-js", lock, source.relative_to(own).as_posix(), source.read_bytes())
+            cached = _SCRIPTS.get(k)
+            if cached is None:
+                todo[source] = (target, k)
+            else:
+                target.write_bytes(cached)
+    if not todo:
+        return
+    if not ESBUILD.exists():
+        raise PluginError(f"lean: {ESBUILD} is missing: run `make setup` (it runs `npm ci`).")
+    with tempfile.TemporaryDirectory() as out:
+        result = subprocess.run([str(ESBUILD), *map(str, todo), "--minify", "--charset=utf8", "--legal-comments=none", "--log-level=error",
+                                 f"--outdir={out}", f"--outbase={own}"], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise PluginError(f"lean: esbuild could not minify the book's scripts:\n{result.stderr}")
+        for source, (target, k) in todo.items():
+            data = (Path(out) / source.relative_to(own)).read_bytes()
+            _SCRIPTS.put(k, data)
+            target.write_bytes(data)
+
+
+_SCRIPTS = Store("lean", ".js")
+
+
 def on_config(config):
     _palette.clear()   # `mkdocs serve` keeps this module between builds: read the stylesheets again
     _site_css.clear()
@@ -433,3 +475,4 @@ def on_post_build(config):
         (Path(config.site_dir) / "assets" / "stylesheets" / name).write_text(text, encoding="utf-8")
     _material_css(config)
     _minify_own_css(config)
+    _minify_own_js(config)
