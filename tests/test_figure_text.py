@@ -81,7 +81,8 @@ MEASURE = """() => {
       if (!visible(text) || !text.textContent.trim()) continue;
       const m = text.getScreenCTM();
       const px = parseFloat(getComputedStyle(text).fontSize) * Math.hypot(m.a, m.b);
-      labels.push({ widget: widget.dataset.widget, text: text.textContent.trim().slice(0, 20), px });
+      labels.push({ widget: widget.dataset.widget, text: text.textContent.trim().slice(0, 20), px,
+                    svg: text.closest(".gpt-maps") ? "attention map" : "chart" });
     }
     const walker = document.createTreeWalker(widget, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -110,13 +111,18 @@ def test_no_label_under_9px_on_a_phone(site, lang):
     page.set_default_timeout(60000)
     label_pt = figure_label_pt()
     problems, figures_seen, zoomed = [], 0, 0
+    widgets, measured_in, svg_text = set(), set(), set()   # every widget on the site, those whose labels were measured
     for path in site_pages():
         if path.startswith("/en/") != (lang == "en") or "print_page" in path:
             continue
         page.goto(base + path, wait_until="load")
         page.wait_for_function(SETTLE)
         measured = page.evaluate(MEASURE)
+        widgets.update(page.evaluate("() => [...document.querySelectorAll('[data-widget]')].map((w) => w.dataset.widget)"))
         for label in measured["labels"]:
+            measured_in.add(label["widget"])
+            if label.get("svg"):
+                svg_text.add((label["widget"], label["svg"]))
             if label["px"] < MIN_PX:
                 problems.append(f"{path} widget {label['widget']}: {label['text']!r} at {label['px']:.1f} px")
         for fig in measured["figures"]:
@@ -158,5 +164,9 @@ def test_no_label_under_9px_on_a_phone(site, lang):
                 problems.append(f"{path} {fig['src']}: focus did not return to the figure after Escape")
             zoomed += 1
     assert figures_seen and zoomed, f"figures shown: {figures_seen}, opened full size: {zoomed}"
+    # Every widget had its labels measured, and the drawn ones (SVG text) include the train-gpt
+    # widget's attention maps (the letters of the sequence, drawn from data.before on load).
+    assert widgets and widgets <= measured_in, f"widgets whose labels were not measured: {widgets - measured_in}"
+    assert {("train-gpt", "attention map"), ("train-gpt", "chart"), ("positions", "chart")} <= svg_text, svg_text
     assert not problems, f"{len(problems)} labels too small at 375 px ({lang}):\n" + "\n".join(problems)
     assert not page.outside and not page.errors, (page.outside, page.errors)
