@@ -6,7 +6,8 @@ load average beside it (the machine is shared; a figure means little without it)
 * cold build (no caches) per language and in total, then a warm rebuild with nothing changed;
 * ``make serve``: time until the first page is served, then the time from saving an edit to the
   served page or figure showing it: a sentence (zh, en), a listing, a figure function;
-* the test suite: the fast part (`make check`) and the browser part, against the copy's site.
+* the test suite: the fast part (`make check`) and the browser part (with one pytest worker per
+  core, as `make test`), against the copy's site and PDFs.
 
     python tools/bench.py            # everything
     python tools/bench.py --no-tests # skip the test suite part
@@ -27,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build as book_build  # noqa: E402
 
+TEST_TIMEOUT = 1800   # seconds per part: a bench that hangs says so and goes on
 FAST = "not site and not browser and not pdf and not slow and not build and not serve"
 
 
@@ -122,13 +124,28 @@ def serve(repo: Path, env: dict) -> None:
 
 
 def tests(repo: Path, env: dict) -> None:
-    for label, marks in (("tests: fast part (make check)", FAST), ("tests: browser part (-m browser)", "browser")):
+    """The fast part as `make check` runs it, the browser part as `make test` runs it (one pytest
+    worker per core), against the copy's site and PDFs (tests/test_subpath.py fetches them)."""
+    start = time.perf_counter()
+    for step in (["tools/build.py"], ["tools/pdf.py"]):
+        result = subprocess.run([sys.executable, *step], cwd=repo, env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"bench: {' '.join(step)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+    report("tests: build + PDFs for the site tests", time.perf_counter() - start)
+    parts = (("tests: fast part (make check)", ["-m", FAST]),
+             ("tests: browser part (-m browser, -n auto)", ["-m", "browser", "-n", "auto", "--dist", "worksteal"]))
+    for label, args in parts:
         start = time.perf_counter()
-        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", marks],
-                                cwd=repo, env=env, capture_output=True, text=True)
-        summary = (result.stdout.strip().splitlines() or ["?"])[-1]
-        report(f"{label}", time.perf_counter() - start)
-        print(f"    {summary}", flush=True)
+        try:
+            result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                                    cwd=repo, env=env, capture_output=True, text=True, timeout=TEST_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            report(f"{label}: did not finish within", TEST_TIMEOUT)
+            continue
+        lines = result.stdout.strip().splitlines() or ["?"]
+        report(label, time.perf_counter() - start)
+        for line in [line for line in lines if line.startswith(("FAILED", "ERROR"))] + lines[-1:]:
+            print(f"    {line}", flush=True)
 
 
 def main() -> None:
@@ -142,7 +159,6 @@ def main() -> None:
         builds(repo, env)
         serve(repo, env)
         if not args.no_tests:
-            subprocess.run([sys.executable, "tools/build.py"], cwd=repo, env=env, capture_output=True, check=True)
             tests(repo, env)
 
 

@@ -7,6 +7,9 @@ attnkit/figures/__init__.py and _style.py, the rest of attnkit, and the environm
 NumPy, matplotlib, installed fonts). Editing ``attnkit/figures/ch3.py`` redraws only the
 figures of ch3.py.
 
+Drawing starts in ``on_files`` and is collected in ``on_post_build``: the pages, the listings
+and the lab notebooks are built while the workers draw.
+
 Figures are always drawn in fresh worker processes (``spawn``), never in the build process:
 ``mkdocs serve`` keeps the modules it imported at start-up, so a figure drawn in-process after
 an edit of attnkit would use the old code. A build that finds every figure in the cache starts
@@ -21,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, call, environment,
@@ -51,28 +55,70 @@ def _registry(pool_holder: list) -> dict[str, str]:
     return registry
 
 
+class _Drawing(File):
+    """A figure still being drawn by a worker: MkDocs copies static files before it builds the
+    pages (and runs the lab notebooks), so the SVG is written by :func:`on_post_build` instead,
+    when its worker is done. Drawing thus overlaps with the rest of the build."""
+
+    def copy_file(self, dirty: bool = False) -> None:
+        pass
+
+
+_state: dict = {"pool": None, "jobs": {}}
+
+
+def _stop() -> None:
+    pool, _state["pool"], _state["jobs"] = _state["pool"], None, {}
+    if pool is not None:
+        pool.shutdown(cancel_futures=True)
+
+
 def on_files(files, config):
     lang = config.theme["language"]
+    _stop()
     pool_holder: list[ProcessPoolExecutor] = []
     try:
         registry = _registry(pool_holder)
-        parsed: dict[str, list[str]] = {}
-        keys = {fig_id: figure_key(fig_id, module, lang, parsed) for fig_id, module in registry.items()}
-        missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
-        if missing:
-            if not pool_holder:
-                pool_holder.append(worker_pool(len(missing)))
-            jobs = {fig_id: pool_holder[0].submit(call, "attnkit.figures", "render_svg", fig_id, lang) for fig_id in missing}
-            for fig_id, job in jobs.items():
-                try:
-                    SVG.put(keys[fig_id], job.result())
-                except Exception as error:
-                    raise PluginError(f"figure {fig_id!r} ({lang}, attnkit/figures/{registry[fig_id]}): "
-                                      f"{type(error).__name__}: {error}") from None
-    finally:
+    except BaseException:
         for pool in pool_holder:
             pool.shutdown(cancel_futures=True)
+        raise
+    parsed: dict[str, list[str]] = {}
+    keys = {fig_id: figure_key(fig_id, module, lang, parsed) for fig_id, module in registry.items()}
+    missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
+    if missing:   # submitted now, collected in on_post_build: the pages are built meanwhile
+        pool = pool_holder[0] if pool_holder else worker_pool(len(missing))
+        pool_holder.clear()
+        _state["pool"] = pool
+        _state["jobs"] = {fig_id: (keys[fig_id], registry[fig_id], pool.submit(call, "attnkit.figures", "render_svg", fig_id, lang))
+                          for fig_id in missing}
+    for pool in pool_holder:
+        pool.shutdown()
     for fig_id in sorted(keys):
-        files.append(File.generated(config, f"figures/{fig_id}.svg", abs_src_path=str(SVG.path(keys[fig_id]))))
-    log.info("figures (%s): %d drawn, %d cached", lang, len(missing), len(keys) - len(missing))
+        cls = _Drawing if fig_id in _state["jobs"] else File
+        files.append(cls.generated(config, f"figures/{fig_id}.svg", abs_src_path=str(SVG.path(keys[fig_id]))))
+    log.info("figures (%s): %d to draw, %d cached", lang, len(missing), len(keys) - len(missing))
     return files
+
+
+@event_priority(-100)   # last: the other hooks' post-build work overlaps with the drawing too
+def on_post_build(config):
+    lang = config.theme["language"]
+    jobs = _state["jobs"]
+    try:
+        for fig_id, (k, module, job) in jobs.items():
+            try:
+                svg = job.result()
+            except Exception as error:
+                raise PluginError(f"figure {fig_id!r} ({lang}, attnkit/figures/{module}): "
+                                  f"{type(error).__name__}: {error}") from None
+            SVG.put(k, svg)
+            target = Path(config.site_dir) / "figures" / f"{fig_id}.svg"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(svg)
+    finally:
+        _stop()
+
+
+def on_build_error(error):
+    _stop()
