@@ -3,7 +3,8 @@
 Works in a temporary copy of the repository (tools/build.py: copy_repo) and prints, each with the
 load average beside it (the machine is shared; a figure means little without it):
 
-* cold build (no caches) per language and in total, then a warm rebuild with nothing changed;
+* cold build (no caches) of each language alone and of both together, then a warm rebuild
+  with nothing changed;
 * ``make serve``: time until the first page is served, then the time from saving an edit to the
   served page or figure showing it: a sentence (zh, en), a listing, a figure function;
 * the test suite: the fast part (`make check`) and the browser part (with one pytest worker per
@@ -66,18 +67,34 @@ def edit(path: Path, old: str | None, new: str) -> None:
     path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
 
 
+def clean_caches(repo: Path) -> None:
+    """What `make clean` leaves: every build cache of the copy removed, the downloads kept."""
+    import shutil
+
+    for path in (repo / ".cache").iterdir():
+        if path.name != "pyodide":
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+
+
+def build(repo: Path, env: dict, label: str, *args: str) -> float:
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, "tools/build.py", *args], cwd=repo, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"bench: {label} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+    report(label, seconds)
+    return seconds
+
+
 def builds(repo: Path, env: dict) -> None:
-    for label in ("cold build", "warm rebuild (nothing changed)"):
-        start = time.perf_counter()
-        result = subprocess.run([sys.executable, "tools/build.py"], cwd=repo, env=env, capture_output=True, text=True)
-        total = time.perf_counter() - start
-        if result.returncode != 0:
-            raise SystemExit(f"bench: {label} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
-        line = result.stdout.strip().splitlines()[-1]          # "built ... in T s (zh a s, en b s)"
-        each = dict(part.strip().split(" ")[:2] for part in line[line.index("(") + 1:-1].split(","))
-        for lang, seconds in each.items():
-            report(f"{label}, {lang}", float(seconds))
-        report(f"{label}, both languages (parallel)", total)
+    """Each language cold on its own, both cold together (in parallel, as `make build`), then a
+    warm rebuild of both with nothing changed."""
+    for lang in ("zh", "en"):
+        clean_caches(repo)
+        build(repo, env, f"cold build, {lang} alone", "--lang", lang)
+    clean_caches(repo)
+    build(repo, env, "cold build, both languages (parallel)")
+    build(repo, env, "warm rebuild (nothing changed), both")
 
 
 def serve(repo: Path, env: dict) -> None:
@@ -120,7 +137,13 @@ def serve(repo: Path, env: dict) -> None:
         report("serve: figure function edit visible (zh)", wait(figure, lambda b: b != before))
     finally:
         server.terminate()
-        server.wait(timeout=60)
+        try:
+            server.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            tail = log.read_text(encoding="utf-8", errors="replace")[-1500:]
+            print(f"bench: make serve did not exit within 120 s of SIGTERM; killed. Its last output:\n{tail}", flush=True)
+            server.kill()
+            server.wait()
 
 
 def tests(repo: Path, env: dict) -> None:

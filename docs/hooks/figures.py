@@ -33,6 +33,15 @@ from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, 
 log = logging.getLogger("mkdocs.hooks.figures")
 FIGURE_DIR = ATTNKIT / "figures"
 SVG = Store("figures", ".svg")
+# The expensive, pure attnkit computations behind the figures (from a profile of drawing them
+# all: each took 0.4-3.7 s). Workers memoize them (bookcache.memoize), so the two languages and
+# the pages compute each once; a figure that reaches them only through its own module's
+# helpers is not affected. Performance only: the SVGs are the same bytes. Not
+# attnkit.tiled.attention_peak_bytes (2.2 s): tracemalloc's peak depends on the process's
+# allocation history (96.1 or 96.2 MiB), so which process measured first would decide the
+# number on the page and cold builds would differ.
+MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
+            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
 REGISTRY = Store("figures", ".json")
 
 
@@ -90,7 +99,7 @@ def on_files(files, config):
         pool = pool_holder[0] if pool_holder else worker_pool(len(missing))
         pool_holder.clear()
         _state["pool"] = pool
-        _state["jobs"] = {fig_id: (keys[fig_id], registry[fig_id], pool.submit(call, "attnkit.figures", "render_svg", fig_id, lang))
+        _state["jobs"] = {fig_id: (keys[fig_id], registry[fig_id], pool.submit(call, "bookcache", "render_figure", fig_id, lang, MEMOIZED))
                           for fig_id in missing}
     for pool in pool_holder:
         pool.shutdown()
