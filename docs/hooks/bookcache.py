@@ -193,28 +193,6 @@ class Store:
         return path
 
 
-def worker_pool(n: int):
-    """A pool of ``min(n, cores)`` fresh worker processes (``spawn``: nothing imported by the
-    build process leaks in, so workers always run the current attnkit). Submit :func:`call`."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    if str(HOOKS) not in sys.path:   # workers unpickle bookcache.call (MkDocs restores sys.path after loading hooks)
-        sys.path.append(str(HOOKS))
-    if sys.path[0] != str(ROOT):     # workers import this repository's attnkit, whatever else is installed
-        sys.path.insert(0, str(ROOT))
-    return ProcessPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)),
-                               mp_context=multiprocessing.get_context("spawn"))
-
-
-def call(module: str, name: str, *args):
-    """``module.name(*args)``: what a worker process (``spawn``) runs, with its own fresh imports.
-    A hook's own functions cannot be sent to a worker (MkDocs names hook modules by their path)."""
-    import importlib
-
-    return getattr(importlib.import_module(module), name)(*args)
-
-
 _MEMO = Store("memo", ".pickle")
 
 
@@ -292,11 +270,44 @@ def memoize(names: Iterable[str]) -> None:
 
 
 def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> bytes:
-    """What a figure worker runs: :func:`memoize` the named functions, then
-    ``attnkit.figures.render_svg(fig_id, lang)``. Memoized calls return what the call returns
-    (unpickled), so the SVG is the same bytes (tests/test_build.py checks it)."""
+    """:func:`memoize` the named functions, then ``attnkit.figures.render_svg(fig_id, lang)``.
+    Memoized calls return what the call returns (unpickled), so the SVG is the same bytes
+    (tests/test_bookcache.py checks it)."""
     import importlib
 
     figures = importlib.import_module("attnkit.figures")
     memoize(memoized)
     return figures.render_svg(fig_id, lang)
+
+
+def python(code: str) -> list[str]:
+    """The command of a fresh interpreter that runs ``code`` with this repository's attnkit and
+    docs/hooks/ importable (a figure worker: nothing imported by the build process leaks in)."""
+    return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(HOOKS)!r}]\n{code}"]
+
+
+def draw_figures(jobs_file: str) -> None:
+    """A figure worker: draw the figures listed in ``jobs_file`` ({"lang", "jobs": [[id, svg
+    path], ...], "memoized"}) that no other worker of the same build has claimed, writing each
+    SVG to its cache path; a figure that raises leaves ``<id>.error`` beside ``jobs_file``
+    (the build reports it) and ends this worker. Several workers share one list: each claims a
+    figure by creating ``<id>.claim`` (O_EXCL), so an idle worker takes the next one."""
+    import json
+
+    folder = Path(jobs_file).parent
+    spec = json.loads(Path(jobs_file).read_text())
+    for fig_id, path in spec["jobs"]:
+        try:
+            os.close(os.open(folder / f"{fig_id}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        try:
+            svg = render_figure(fig_id, spec["lang"], tuple(spec["memoized"]))
+        except Exception as error:
+            (folder / f"{fig_id}.error").write_text(f"{type(error).__name__}: {error}", encoding="utf-8")
+            raise SystemExit(1) from None
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.{os.getpid()}")
+        partial.write_bytes(svg)
+        partial.replace(target)
