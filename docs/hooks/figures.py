@@ -40,9 +40,9 @@ SVG = Store("figures", ".svg")
 # all: each took 0.4-3.7 s). Workers memoize them (bookcache.memoize), so the two languages and
 # the pages compute each once; a figure that reaches them only through its own module's
 # helpers is not affected. Performance only: the SVGs are the same bytes. Not
-# attnkit.tiled.attention_peak_bytes (2.2 s): tracemalloc's peak depends on the process's
-# allocation history (96.1 or 96.2 MiB), so which process measured first would decide the
-# number on the page and cold builds would differ.
+# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function;
+# shared, whichever process measured first (a figure worker or the build) would decide the
+# number that 9.4's page prints.
 MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
             "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
 REGISTRY = Store("figures", ".json")
