@@ -128,6 +128,75 @@ def test_search_entries_are_keyed_by_the_page_and_the_search_settings():
     assert pagecache._search_key(types.SimpleNamespace(**{**vars(page), "content": "<p>小狗</p>"}), options) != same
 
 
+def _fake_site(title_of_3_3="3.3 Softmax"):
+    """A page, its nav and a config, shaped as MkDocs hands them to _build_page."""
+    import types
+
+    ns = types.SimpleNamespace
+    theme = ns(name="material", dirs=["overrides"], static_templates={"404.html", "sitemap.xml"},
+               items=lambda: {"language": "en", "features": ["navigation.instant"]}.items())
+    config = ns(items=lambda: {"site_url": "http://127.0.0.1:8000/en/", "extra": {"build": {"commit": "abc"}},
+                               "site_dir": "/tmp/anywhere"}.items(),
+                theme=theme, plugins={"print-site": ns(config={"toc_title": "Contents"})})
+    softmax = ns(title=title_of_3_3, url="ch3/softmax/", meta={}, children=None)
+    index = ns(title="3 Q, K, V", url="ch3/", meta={}, children=None)
+    section = ns(title="Chapter 3", url=None, meta=None, children=[index, softmax])
+    nav = ns(items=[section], pages=[index, softmax])
+    page = ns(file=ns(src_uri="ch3/index.md", dest_uri="ch3/index.html", url="ch3/"), title="3 Q, K, V",
+              content="<p>q k v</p>", toc=[], meta={}, url="ch3/", previous_page=None, next_page=softmax,
+              parent=section, active=True)
+    section.parent = None
+    return page, config, nav
+
+
+def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
+    """A cached page (template + post_page hooks) must miss when anything it shows changes:
+    another page's title (the nav and prev/next), the config (site_url, config.extra, a plugin's
+    settings), the page's content, toc or meta. The build's output folder does not count
+    (tools/serve.py builds each version into a new one)."""
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    page, config, nav = _fake_site()
+
+    def page_key(page=page, config=config, nav=nav):
+        return pagecache._page_key(page, config, nav, [page.file], "main.html", False)
+
+    same = page_key()
+    assert page_key() == same
+    renamed_page, _, renamed_nav = _fake_site("3.3 Softmax, renamed")
+    assert page_key(page=renamed_page, nav=renamed_nav) != same, "another page's title (nav, next) is not in the key"
+    import types
+
+    for change in ({"content": "<p>q k v!</p>"}, {"meta": {"template": "x"}}, {"title": "3 QKV"},
+                   {"toc": [types.SimpleNamespace(id="a", url="#a", title="A", level=2, children=[])]}):
+        assert page_key(page=types.SimpleNamespace(**{**vars(page), **change})) != same, change
+    moved = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "site_dir": "/tmp/else"}.items()})
+    assert page_key(config=moved) == same, "the output folder must not be in the key (serve builds into new folders)"
+    for change in ({"site_url": "http://example.org/en/"}, {"extra": {"build": {"commit": "def"}}}):
+        other = types.SimpleNamespace(**{**vars(config), "items": lambda c=change: {**dict(config.items()), **c}.items()})
+        assert page_key(config=other) != same, change
+    plugins = {"print-site": types.SimpleNamespace(config={"toc_title": "Table of contents"})}
+    assert page_key(config=types.SimpleNamespace(**{**vars(config), "plugins": plugins})) != same
+
+
+def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
+    """Every file of overrides/ (templates, the CSS lean.py reads) and docs/hooks/, the configs."""
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    for rel in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "overrides/main.html",
+                "overrides/partials/alternate.html", "overrides/assets/book.css", "docs/hooks/lean.py",
+                "docs/hooks/katex_render.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("one", encoding="utf-8")
+    pagecache._site_digest.cache_clear()
+    before = pagecache._site_digest(str(tmp_path))
+    for rel in ("mkdocs.en.yml", "overrides/partials/alternate.html", "overrides/assets/book.css",
+                "docs/hooks/katex_render.js"):
+        (tmp_path / rel).write_text("two", encoding="utf-8")
+        pagecache._site_digest.cache_clear()
+        after = pagecache._site_digest(str(tmp_path))
+        assert after != before, f"{rel} is not in the page cache's key"
+        before = after
+
+
 def test_figure_modules_do_nothing_at_import_but_define_and_register():
     """A lab imports attnkit.figures, which imports every figure module; the notebook cache is
     keyed only by the modules a lab draws from, which is right only if importing the others

@@ -15,8 +15,11 @@ warm one-language build (profiled with cProfile, December 2026):
   own bytecode cache (``FileSystemBytecodeCache``) stores each compiled template under its
   name and source checksum; the folder ``.cache/jinja/<key>/`` is keyed by Jinja's and Python's
   versions and every environment option that changes the generated code.
+* **Whole pages** (``.cache/pages/``): the theme's template and the post_page hooks that only
+  transform the HTML (lean.py's CSS trimming of the lab pages alone cost ~3.5 s per warm build),
+  keyed by everything the page's file can depend on; see the section at the end of this file.
 
-Neither changes what a cold build writes (tests/test_build.py compares a warm build with the
+None changes what a cold build writes (tests/test_build.py compares a warm build with the
 site byte for byte, and tests/test_serve*.py the served tree with a cold build).
 """
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 import logging
 from pathlib import Path
 
@@ -83,7 +87,14 @@ def on_config(config):
 
     if not hasattr(Theme.get_env, "__wrapped__"):
         Theme.get_env = _with_bytecode_cache(Theme.get_env)
+    import mkdocs.commands.build as build
+
+    if not hasattr(build._build_page, "__wrapped__"):
+        build._build_page = _cached_build_page(build._build_page)
     _stats.update(hits=0, misses=0)
+    _page_stats.update(hits=0, misses=0)
+    _site_digest.cache_clear()   # once per build (a process may build twice)
+    _distributions.cache_clear()
     return config
 
 
@@ -117,4 +128,186 @@ def _with_bytecode_cache(get_env):
 def on_post_build(config):
     log.info("search entries (%s): %d pages indexed, %d cached", config.theme["language"],
              _stats["misses"], _stats["hits"])
+    log.info("pages (%s): %d rendered, %d cached", config.theme["language"], _page_stats["misses"], _page_stats["hits"])
 
+
+
+# ---------------------------------------------------------------- whole pages (template + post_page)
+#
+# A page's file is a function of what the theme's template sees and of the post_page hooks.
+# MkDocs renders it in ``_build_page``: context -> page_context events -> template -> post_page
+# events -> file. The wrapper below keeps the events that have side effects (page_context:
+# Material's search entries, print-site's link; post_page hooks that record or copy files: csp.py
+# lists the pages whose policy it writes, mkdocs-jupyter copies a lab's source) and caches the
+# rest, the Jinja template and the post_page hooks that only transform the HTML (PURE_POST_PAGE),
+# under everything the page's output can depend on (:func:`_page_key`). On a hit the events with
+# side effects still run, on the cached output, and must leave it unchanged: a post_page hook that
+# changes the HTML and is not listed in PURE_POST_PAGE fails the build with a message, never
+# serves a stale page.
+
+PAGES = Store("pages", ".html")
+# post_page hooks that only transform the page's HTML: their output is a function of their input,
+# their source (part of the key) and files the key covers (overrides/, the config, Material).
+PURE_POST_PAGE = {"docs/hooks/labs.py", "docs/hooks/a11y.py", "docs/hooks/lean.py"}
+_page_stats = {"hits": 0, "misses": 0}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions() -> str:
+    """Every installed package and its version (Material's templates, the plugins, Jinja, ...)."""
+    from importlib.metadata import distributions
+
+    return key(sorted({(d.metadata["Name"] or "?", d.version) for d in distributions()}))
+
+
+def _jsonable(value, depth: int = 0):
+    """``value`` as JSON types; an object counts by its type only (its repr may carry an address),
+    except the MkDocs objects a page refers to (a File by its paths, a page by its url)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if depth > 20:
+        return "<deep>"
+    if isinstance(value, Mapping):      # a dict, and MkDocs' Config objects (config.extra, scripts)
+        return sorted(([_key_text(k), _jsonable(v, depth + 1)] for k, v in value.items()), key=lambda kv: kv[0])
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_jsonable(v, depth + 1) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    return _key_text(value)
+
+
+def _key_text(value) -> str:
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "src_uri") and hasattr(value, "dest_uri"):          # a File
+        return f"<File {value.src_uri} -> {value.dest_uri}>"
+    if hasattr(value, "file") and hasattr(value, "url"):                  # a Page
+        return f"<Page {value.url}>"
+    if isinstance(value, (int, float, bool)) or value is None:
+        return repr(value)
+    return f"<{type(value).__module__}.{type(value).__qualname__}>"
+
+
+def _plain(value) -> str:
+    """JSON text of a value (see :func:`_jsonable`)."""
+    return json.dumps(_jsonable(value), ensure_ascii=False)
+
+
+def _nav(items) -> list:
+    out = []
+    for item in items:
+        kind = type(item).__name__
+        url = getattr(item, "url", None)
+        meta = _plain(getattr(item, "meta", None))
+        children = _nav(item.children) if getattr(item, "children", None) else []
+        out.append([kind, str(item.title), url, meta, bool(getattr(item, "is_index", False)), children])
+    return out
+
+
+def _config_part(config) -> str:
+    """The config (after every hook's on_config) without the build's own output folder, and the
+    plugins' settings; what cannot be written as JSON counts by its type (the config files and
+    the hooks' sources, both in the key, decide it)."""
+    skip = {"site_dir", "plugins", "hooks", "watch"}
+    plain = {k: v for k, v in config.items() if k not in skip}
+    theme = config.theme
+    plain["theme"] = [theme.name, list(theme.dirs), sorted(theme.static_templates), dict(theme.items())]
+    plugins = {name: dict(getattr(p, "config", {}) or {}) for name, p in config.plugins.items()}
+    return _plain([plain, plugins])
+
+
+@functools.lru_cache(maxsize=8)
+def _site_digest(root: str) -> str:
+    """The config files, the hooks, overrides/ (templates, CSS that lean.py reads)."""
+    base = Path(root)
+    files = [*base.glob("mkdocs*.yml"), base / "pyproject.toml",
+             *(p for folder in ("docs/hooks", "overrides") for p in (base / folder).rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts)]
+    return key(*[(p.relative_to(base).as_posix(), p.read_bytes()) for p in sorted(files) if p.is_file()])
+
+
+def _page_attributes(page) -> list:
+    """Every attribute of the page a template can read, objects reduced to what identifies them."""
+    out = []
+    for name, value in sorted(vars(page).items()):
+        if name == "toc":
+            value = _toc(value)
+        elif name == "file":
+            value = [value.src_uri, value.dest_uri, value.url]
+        elif name in ("previous_page", "next_page"):
+            value = None if value is None else [value.url, str(value.title)]
+        elif name == "parent":
+            chain = []
+            while value is not None:
+                chain.append(str(value.title))
+                value = value.parent
+            value = chain
+        out.append([name, _plain(value)])
+    return out
+
+
+def _page_key(page, config, nav, doc_files, template_name: str, excluded: bool) -> str:
+    return key("page", 1, template_name, bool(excluded), _page_attributes(page), _nav(nav.items),
+               [p.url for p in nav.pages], [f.src_uri for f in doc_files], _config_part(config),
+               _site_digest(str(ROOT)), _distributions())
+
+
+def _post_page_handlers(config):
+    """(pure, replayed): the post_page events, split by PURE_POST_PAGE."""
+    pure, replayed = [], []
+    for method in config.plugins.events["post_page"]:
+        (pure if getattr(method, "__module__", None) in PURE_POST_PAGE else replayed).append(method)
+    return pure, replayed
+
+
+def _cached_build_page(original):
+    from mkdocs import utils
+    from mkdocs.commands.build import get_context
+    from mkdocs.exceptions import BuildError, PluginError
+
+    def _build_page(page, config, doc_files, nav, env, dirty=False, excluded=False):
+        if dirty:
+            return original(page, config, doc_files, nav, env, dirty, excluded)
+        config._current_page = page
+        try:
+            page.active = True
+            context = get_context(nav, doc_files, config, page)
+            template_name = page.meta.get("template", "main.html")
+            template = env.get_template(template_name)
+            context = config.plugins.on_page_context(context, page=page, config=config, nav=nav)
+            if excluded:
+                page.content = ('<div class="mkdocs-draft-marker" title="This page will not be included into the '
+                                'built site.">DRAFT</div>' + (page.content or ""))
+            k = _page_key(page, config, nav, doc_files, template_name, excluded)
+            cached = PAGES.get(k)
+            if cached is None:
+                _page_stats["misses"] += 1
+                output = template.render(context)
+                output = config.plugins.on_post_page(output, page=page, config=config)
+                PAGES.put(k, output.encode("utf-8", errors="surrogatepass"))
+            else:
+                _page_stats["hits"] += 1
+                output = cached.decode("utf-8", errors="surrogatepass")
+                for method in _post_page_handlers(config)[1]:
+                    result = method(output, page=page, config=config)
+                    if result is not None and result != output:
+                        raise PluginError(
+                            f"pagecache: the post_page hook {method.__module__}.{method.__qualname__} changed a page "
+                            "that came from the page cache: if it only transforms the HTML, add it to PURE_POST_PAGE "
+                            "in docs/hooks/pagecache.py; if it has side effects too, make them separate from the change")
+            if output.strip():
+                utils.write_file(output.encode("utf-8", errors="xmlcharrefreplace"), page.file.abs_dest_path)
+            else:
+                log.info(f"Page skipped: '{page.file.src_uri}'. Generated empty output.")
+        except Exception as e:
+            message = f"Error building page '{page.file.src_uri}':"
+            if not isinstance(e, BuildError):
+                message += f" {e}"
+            log.error(message)
+            raise
+        finally:
+            page.active = False
+            config._current_page = None
+
+    _build_page.__wrapped__ = original
+    return _build_page
