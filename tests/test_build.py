@@ -171,9 +171,13 @@ def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
         assert page_key(page=types.SimpleNamespace(**{**vars(page), **change})) != same, change
     moved = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "site_dir": "/tmp/else"}.items()})
     assert page_key(config=moved) == same, "the output folder must not be in the key (serve builds into new folders)"
-    for change in ({"site_url": "http://example.org/en/"}, {"extra": {"build": {"commit": "def"}}}):
+    for change in ({"site_url": "http://example.org/en/"}, {"extra": {"build": {"commit": "abc"}, "alternate": []}}):
         other = types.SimpleNamespace(**{**vars(config), "items": lambda c=change: {**dict(config.items()), **c}.items()})
         assert page_key(config=other) != same, change
+    # the print cover's commit id and date: only in the key if a page template reads config.extra.build
+    other = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "extra": {"build": {"commit": "def"}}}.items()})
+    assert not pagecache._pages_read_build(str(ROOT))
+    assert page_key(config=other) == same, "a new commit id must not empty the page cache"
     plugins = {"print-site": types.SimpleNamespace(config={"toc_title": "Table of contents"})}
     assert page_key(config=types.SimpleNamespace(**{**vars(config), "plugins": plugins})) != same
 
@@ -195,6 +199,15 @@ def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
         after = pagecache._site_digest(str(tmp_path))
         assert after != before, f"{rel} is not in the page cache's key"
         before = after
+    pagecache._pages_read_build.cache_clear()
+    assert not pagecache._pages_read_build(str(tmp_path))
+    (tmp_path / "overrides" / "print" / "cover.html").parent.mkdir()
+    (tmp_path / "overrides" / "print" / "cover.html").write_text("{{ config.extra.build.commit }}", encoding="utf-8")
+    pagecache._pages_read_build.cache_clear()
+    assert not pagecache._pages_read_build(str(tmp_path)), "the print cover is not a page template"
+    (tmp_path / "overrides" / "partials" / "alternate.html").write_text("{{ config.extra.build.date }}", encoding="utf-8")
+    pagecache._pages_read_build.cache_clear()
+    assert pagecache._pages_read_build(str(tmp_path)), "a page template that shows the build must key on it"
 
 
 def test_figure_modules_do_nothing_at_import_but_define_and_register():
@@ -408,8 +421,10 @@ def without_measurements(rel: str, body: bytes) -> bytes:
 
 @pytest.mark.serve
 def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_path):
-    """Edit a figure function and a listing under `make serve`, then compare every file the
-    server serves with a cold build (no caches) of the edited sources, byte for byte."""
+    """Edit a figure function, a listing, a page title, docs/glossary.yml and a page template under
+    `make serve`, then compare every file the server serves with a cold build (no caches) of the
+    edited sources, byte for byte. The caches copied from this repository hold every page as
+    it was: a key that misses one of these inputs serves a stale page and fails here."""
     repo = copy_repo(tmp_path / "repo", caches=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -425,8 +440,22 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         figures.write_text(figures.read_text(encoding="utf-8").replace('"① 原始得分"', '"① 原始的得分"'), encoding="utf-8")
         snippet = repo / "snippets" / "ch3" / "softmax_cake.py"
         snippet.write_text(snippet.read_text(encoding="utf-8") + 'print("edited while serving")\n', encoding="utf-8")
+        # and what every other page shows (the page cache must miss): a page title (the nav of
+        # every page), a glossary definition (tooltips, the glossary page), a page template
+        scaling = repo / "docs" / "zh" / "ch3" / "scaling.md"
+        scaling.write_text(scaling.read_text(encoding="utf-8").replace("# 3.4 第二步：除以 √d_k\n", "# 3.4 第二步：除以 √d_k（改名）\n", 1),
+                           encoding="utf-8")
+        glossary = repo / "docs" / "glossary.yml"
+        glossary.write_text(glossary.read_text(encoding="utf-8").replace("每读一个词就更新一次隐藏状态", "每读一个词就改写一次隐藏状态", 1),
+                            encoding="utf-8")
+        template = repo / "overrides" / "main.html"
+        template.write_text(template.read_text(encoding="utf-8").replace("{{ super() }}", "{{ super() }}<!-- template edited while serving -->", 1),
+                            encoding="utf-8")
         served_svg, _ = poll(figure_url, lambda body: body != before_svg)
         served_page, _ = poll(page_url, lambda body: b"edited while serving" in body)
+        for url, text in ((f"{base}/ch0/", "除以 √d_k（改名）"), (f"{base}/ch0/", "template edited while serving"),
+                          (f"{base}/glossary/", "每读一个词就改写一次隐藏状态")):
+            poll(url, lambda body, t=text.encode(): t in body)
         served_svg = fetch(figure_url)        # the page and the figure of one build
         served_page = fetch(page_url)
         cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),

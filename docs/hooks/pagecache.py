@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 import logging
 from pathlib import Path
@@ -93,6 +94,7 @@ def on_config(config):
         build._build_page = _cached_build_page(build._build_page)
     _stats.update(hits=0, misses=0)
     _page_stats.update(hits=0, misses=0)
+    _pages_read_build.cache_clear()
     _site_digest.cache_clear()   # once per build (a process may build twice)
     _distributions.cache_clear()
     return config
@@ -210,10 +212,23 @@ def _config_part(config) -> str:
     the hooks' sources, both in the key, decide it)."""
     skip = {"site_dir", "plugins", "hooks", "watch"}
     plain = {k: v for k, v in config.items() if k not in skip}
+    if "build" in plain.get("extra", {}) and not _pages_read_build(str(ROOT)):
+        # offline_pdf.py's commit id and date (the print cover shows them) change with every
+        # commit and day; no page template reads them, so they would only empty the cache
+        plain["extra"] = {k: v for k, v in plain["extra"].items() if k != "build"}
     theme = config.theme
     plain["theme"] = [theme.name, list(theme.dirs), sorted(theme.static_templates), dict(theme.items())]
     plugins = {name: dict(getattr(p, "config", {}) or {}) for name, p in config.plugins.items()}
     return _plain([plain, plugins])
+
+
+@functools.lru_cache(maxsize=8)
+def _pages_read_build(root: str) -> bool:
+    """Whether a template that can render a page (overrides/, not the print cover, which
+    mkdocs-print-site-plugin renders itself) mentions ``build`` (config.extra.build)."""
+    base = Path(root) / "overrides"
+    return any(re.search(r"\bbuild\b", p.read_text(encoding="utf-8", errors="replace"))
+               for p in base.rglob("*.html") if p.relative_to(base).parts[0] != "print")
 
 
 @functools.lru_cache(maxsize=8)
@@ -260,6 +275,32 @@ def _post_page_handlers(config):
     return pure, replayed
 
 
+class _Count(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record):
+        self.count += 1
+
+
+class _warnings:
+    """``with _warnings() as warned:`` true (``bool(warned)``) if MkDocs' loggers (which
+    ``--strict`` counts) reported a warning or an error meanwhile."""
+
+    def __enter__(self):
+        self.handler = _Count()
+        logging.getLogger("mkdocs").addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc):
+        logging.getLogger("mkdocs").removeHandler(self.handler)
+        return False
+
+    def __bool__(self):
+        return self.handler.count > 0
+
+
 def _cached_build_page(original):
     from mkdocs import utils
     from mkdocs.commands.build import get_context
@@ -282,9 +323,11 @@ def _cached_build_page(original):
             cached = PAGES.get(k)
             if cached is None:
                 _page_stats["misses"] += 1
-                output = template.render(context)
-                output = config.plugins.on_post_page(output, page=page, config=config)
-                PAGES.put(k, output.encode("utf-8", errors="surrogatepass"))
+                with _warnings() as warned:
+                    output = template.render(context)
+                    output = config.plugins.on_post_page(output, page=page, config=config)
+                if not warned:   # a page that warned warns again next time (--strict counts them)
+                    PAGES.put(k, output.encode("utf-8", errors="surrogatepass"))
             else:
                 _page_stats["hits"] += 1
                 output = cached.decode("utf-8", errors="surrogatepass")
