@@ -210,6 +210,69 @@ def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
     assert pagecache._pages_read_build(str(tmp_path)), "a page template that shows the build must key on it"
 
 
+def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(tmp_path, monkeypatch):
+    """The Markdown->HTML cache (pagecache._populate_page): an edit of an attnkit function a macro
+    calls, of a listing, of the listing filter (tools/), of docs/glossary.yml or of KaTeX's
+    version must miss; so must the page's own bytes and markdown-exec's counters at its start."""
+    import types
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    cache_module = sys.modules["bookcache"]          # the one pagecache imported
+    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py", "tools/listings.py",
+                "docs/glossary.yml", "package-lock.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("one\n", encoding="utf-8")
+    monkeypatch.setattr(cache_module, "ROOT", tmp_path)
+    monkeypatch.setattr(cache_module, "ATTNKIT", tmp_path / "attnkit")
+    monkeypatch.setattr(pagecache, "ROOT", tmp_path)
+    cache_module._LISTED.clear()
+
+    def inputs():
+        pagecache._book_inputs.cache_clear()
+        return pagecache._book_inputs()
+
+    before = inputs()
+    assert inputs() == before
+    for rel in ("attnkit/core.py", "snippets/ch3/cake.py", "tools/listings.py", "docs/glossary.yml", "package-lock.json"):
+        (tmp_path / rel).write_text("two\n", encoding="utf-8")
+        after = inputs()
+        assert after != before, f"{rel} is not in the converted page's key"
+        before = after
+    monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
+    monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html"),
+                                 url="ch3/softmax/")
+    files = [types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html", url="ch3/softmax/")]
+    pagecache._per_build.clear()
+    same = pagecache._converted_key(page, None, files, b"# 3.3 Softmax")
+    assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax!") != same
+    monkeypatch.setattr(pagecache, "_counters", lambda: [1, []])
+    assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
+
+
+def test_converted_pages_are_only_those_whose_template_code_is_pure():
+    """glossary() and concept_table() read other pages' headings: not cached. Nor lab notebooks,
+    ``session=`` listings, or a page that includes another file."""
+    import types
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    md = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md"))
+    lab = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch4/lab-heads.py"))
+    assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
+    assert not pagecache._cacheable(md, b"{{ glossary() }}")
+    assert not pagecache._cacheable(md, b"{{ concept_table() }}")
+    assert not pagecache._cacheable(md, b'{% include "other.md" %}')
+    assert not pagecache._cacheable(md, b'```python exec="on" session="a"\nx = 1\n```')
+    assert not pagecache._cacheable(lab, b"# %%")
+    # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
+    source = (HOOKS / "macros.py").read_text(encoding="utf-8") + (HOOKS / "glossary.py").read_text(encoding="utf-8")
+    defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
+    defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
+    unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
+    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in docs/hooks/pagecache.py if "
+                              "their result depends only on attnkit, snippets/, the glossary, the page and the config")
+
+
 def test_figure_modules_do_nothing_at_import_but_define_and_register():
     """A lab imports attnkit.figures, which imports every figure module; the notebook cache is
     keyed only by the modules a lab draws from, which is right only if importing the others

@@ -92,6 +92,11 @@ def on_config(config):
 
     if not hasattr(build._build_page, "__wrapped__"):
         build._build_page = _cached_build_page(build._build_page)
+    if not hasattr(build._populate_page, "__wrapped__"):
+        build._populate_page = _cached_populate_page(build._populate_page)
+    _converted_stats.update(hits=0, misses=0, skipped=0)
+    _per_build.clear()
+    _book_inputs.cache_clear()
     _stats.update(hits=0, misses=0)
     _page_stats.update(hits=0, misses=0)
     _pages_read_build.cache_clear()
@@ -130,6 +135,8 @@ def _with_bytecode_cache(get_env):
 def on_post_build(config):
     log.info("search entries (%s): %d pages indexed, %d cached", config.theme["language"],
              _stats["misses"], _stats["hits"])
+    log.info("converted (%s): %d pages converted, %d cached, %d not cacheable", config.theme["language"],
+             _converted_stats["misses"], _converted_stats["hits"], _converted_stats["skipped"])
     log.info("pages (%s): %d rendered, %d cached", config.theme["language"], _page_stats["misses"], _page_stats["hits"])
 
 
@@ -354,3 +361,184 @@ def _cached_build_page(original):
 
     _build_page.__wrapped__ = original
     return _build_page
+
+
+# ---------------------------------------------------------------- Markdown -> HTML (populate)
+#
+# ``_populate_page`` reads a page, runs the page_markdown hooks (macros: numbers computed by
+# attnkit; listings and their outputs), converts the Markdown and runs the page_content hooks
+# (tooltips, KaTeX, ...). What it leaves is attributes of the page (content, toc, title, anchors,
+# the links to check, print-site's copy of the HTML). Those are cached under the page's bytes and
+# every input the hooks can read: attnkit, snippets/, tools/ (the listing filter), the glossary,
+# node's KaTeX (package-lock.json), the environment, the config, the hooks' and overrides' bytes,
+# the packages, the site's files (links) and markdown-exec's counters at the start of the page.
+# On a hit the attributes are set again, and the counters moved on as the conversion would.
+# Not cached: lab notebooks (mkdocs-jupyter renders them), pages with a markdown-exec
+# ``session=`` (state shared across pages), pages whose template code names anything but the
+# pure macros below (glossary() reads other pages' headings), pages that warned (--strict),
+# and every page when a page event has a handler this file does not know.
+
+CONVERTED = Store("converted", ".json")
+_converted_stats = {"hits": 0, "misses": 0, "skipped": 0}
+# macros and variables whose value depends only on attnkit, the page and the config (all in the key)
+PURE_MACROS = {"num", "pct", "zhnum", "sci", "vec", "np", "attnkit", "page", "config", "range", "len",
+               "enumerate", "zip", "loop", "true", "false", "none", "True", "False", "None"}
+# page events this cache has checked: their effects are attributes of the page (restored on a hit)
+# or a function of the key
+KNOWN_PAGE_HANDLERS = {
+    "pre_page": {"mkdocs_jupyter.plugin"},   # sets up notebooks only (never cached here)
+    "page_read_source": set(),
+    "page_markdown": {"docs/hooks/exec_cache.py", "mkdocs_macros.plugin", "docs/hooks/playground.py",
+                      "docs/hooks/listings.py"},
+    "page_content": {"mkdocs_print_site_plugin.plugin", "docs/hooks/i18n.py", "docs/hooks/labs.py",
+                     "docs/hooks/glossary.py", "docs/hooks/katex_math.py", "docs/hooks/print_only.py",
+                     "docs/hooks/a11y.py", "docs/hooks/offline_pdf.py"},
+}
+
+
+def _unknown_page_handlers(config) -> list[str]:
+    return [f"{event}: {getattr(m, '__module__', '?')}" for event, known in KNOWN_PAGE_HANDLERS.items()
+            for m in config.plugins.events[event] if getattr(m, "__module__", None) not in known]
+
+
+def _exec_counters():
+    from markdown_exec._internal.formatters import python
+    from markdown_exec._internal.rendering import MarkdownConverter
+
+    return MarkdownConverter, python
+
+
+def _counters() -> list:
+    converter, python = _exec_counters()
+    return [converter.counter, sorted((str(k), v) for k, v in python._sessions_counter.items())]
+
+
+def _set_counters(values) -> None:
+    converter, python = _exec_counters()
+    converter.counter = values[0]
+    for name, count in values[1]:
+        python._sessions_counter[None if name == "None" else name] = count
+
+
+def _template_names(markdown: str) -> set[str] | None:
+    """Names the page's Jinja code reads (None: it does not parse, or includes other files)."""
+    import jinja2
+    from jinja2 import meta, nodes
+
+    try:
+        ast = jinja2.Environment().parse(markdown)
+    except jinja2.TemplateError:
+        return None
+    if any(True for _ in ast.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends))):
+        return None
+    return meta.find_undeclared_variables(ast)
+
+
+@functools.lru_cache(maxsize=1)
+def _book_inputs() -> str:
+    """attnkit (figures too), snippets/, tools/*.py, the glossary, package-lock.json, the environment."""
+    from bookcache import attnkit_digest, environment, sources
+
+    files = [*(ROOT / "snippets").rglob("*"), *(ROOT / "tools").glob("*.py"), ROOT / "docs" / "glossary.yml",
+             ROOT / "package-lock.json"]
+    return key(attnkit_digest(figures=True), sources([p for p in files if p.is_file() and "__pycache__" not in p.parts]),
+               environment())
+
+
+def _encode(name, value):
+    """A page attribute as JSON ([kind, data]), or None if this cache cannot restore it."""
+    if name == "toc":
+        return ["toc", _toc(value)]
+    if name == "links_to_anchors":
+        return ["links", None if value is None else sorted([f.src_uri, dict(v)] for f, v in value.items())]
+    if isinstance(value, (set, frozenset)) and all(isinstance(v, str) for v in value):
+        return ["set", sorted(value)]
+    try:
+        if json.loads(json.dumps(value)) == value:
+            return ["json", value]
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
+def _decode(kind, data, files):
+    from mkdocs.structure.toc import AnchorLink, TableOfContents
+
+    def links(items):
+        out = []
+        for id_, url, title, level, children in items:
+            link = AnchorLink(title, id_, level)
+            link.children = links(children)
+            out.append(link)
+        return out
+
+    if kind == "toc":
+        return TableOfContents(links(data))
+    if kind == "links":
+        return None if data is None else {files.get_file_from_path(uri): links_ for uri, links_ in data}
+    if kind == "set":
+        return set(data)
+    return data
+
+
+def _cacheable(page, source: bytes) -> bool:
+    """Lab notebooks, ``session=`` listings and template code that reads anything but
+    PURE_MACROS (or includes a file) are not cached."""
+    if page.file.src_uri.endswith(".py") or b"session=" in source:
+        return False
+    names = _template_names(source.decode("utf-8", errors="replace"))
+    if names is None:
+        return False
+    import attnkit
+
+    return not (names - PURE_MACROS - set(getattr(attnkit, "__all__", ())))
+
+
+_per_build: dict = {}   # parts of the key that every page of one build shares (cleared in on_config)
+
+
+def _converted_key(page, config, files, source: bytes) -> str:
+    if "shared" not in _per_build:
+        _per_build["shared"] = key(sorted([f.src_uri, f.dest_uri, f.url] for f in files), _config_part(config),
+                                   _site_digest(str(ROOT)), _distributions(), _book_inputs(),
+                                   log.getEffectiveLevel() > logging.DEBUG)
+    return key("converted", 1, page.file.src_uri, page.file.dest_uri, page.url, source, _counters(),
+               _per_build["shared"])
+
+
+def _cached_populate_page(original):
+    def _populate_page(page, config, files, dirty=False):
+        if dirty or _unknown_page_handlers(config):
+            return original(page, config, files, dirty)
+        try:
+            source = page.file.content_bytes
+        except (OSError, TypeError, ValueError):
+            return original(page, config, files, dirty)
+        # the key holds the page's bytes and this file's source: a page found under it was
+        # cacheable when it was stored and still is, so _cacheable runs on misses only
+        k = _converted_key(page, config, files, source)
+        cached = CONVERTED.get(k)
+        if cached is not None:
+            entry = json.loads(cached)
+            for name, (kind, data) in entry["attributes"].items():
+                setattr(page, name, _decode(kind, data, files))
+            _set_counters(entry["counters"])
+            _converted_stats["hits"] += 1
+            return None
+        if not _cacheable(page, source):
+            _converted_stats["skipped"] += 1
+            return original(page, config, files, dirty)
+        _converted_stats["misses"] += 1
+        before = dict(vars(page))
+        with _warnings() as warned:
+            original(page, config, files, dirty)
+        changed = {name: value for name, value in vars(page).items()
+                   if name not in before or before[name] is not value}
+        encoded = {name: _encode(name, value) for name, value in changed.items()}
+        if warned or any(v is None for v in encoded.values()):
+            return None
+        CONVERTED.put(k, json.dumps({"attributes": encoded, "counters": _counters()}, ensure_ascii=False).encode("utf-8"))
+        return None
+
+    _populate_page.__wrapped__ = original
+    return _populate_page
