@@ -159,15 +159,28 @@ PAGES = Store("pages", ".html")
 # their source (part of the key) and files the key covers (overrides/, the config, Material).
 PURE_POST_PAGE = {"docs/hooks/labs.py", "docs/hooks/a11y.py", "docs/hooks/lean.py"}
 _page_stats = {"hits": 0, "misses": 0}
+_per_build: dict = {}   # parts of the keys that every page of one build shares (cleared in on_config)
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @functools.lru_cache(maxsize=1)
 def _distributions() -> str:
-    """Every installed package and its version (Material's templates, the plugins, Jinja, ...)."""
-    from importlib.metadata import distributions
+    """Every installed package and its version (Material's templates, the plugins, Jinja, ...):
+    the names of the ``*.dist-info``/``*.egg-info`` folders on sys.path (name and version, without
+    reading each package's metadata), their METADATA's size and mtime, and the ``.pth`` files."""
+    import sys
 
-    return key(sorted({(d.metadata["Name"] or "?", d.version) for d in distributions()}))
+    found = []
+    for entry in sys.path:
+        folder = Path(entry or ".")
+        if not folder.is_dir():
+            continue
+        for child in sorted(folder.iterdir()):
+            if child.name.endswith((".dist-info", ".egg-info", ".pth", ".egg-link")):
+                meta = child / "METADATA" if child.is_dir() else child
+                stat = meta.stat() if meta.exists() else None
+                found.append([str(child), stat.st_size if stat else None, stat.st_mtime_ns if stat else None])
+    return key(found)
 
 
 def _jsonable(value, depth: int = 0):
@@ -269,9 +282,14 @@ def _page_attributes(page) -> list:
 
 
 def _page_key(page, config, nav, doc_files, template_name: str, excluded: bool) -> str:
-    return key("page", 1, template_name, bool(excluded), _page_attributes(page), _nav(nav.items),
-               [p.url for p in nav.pages], [f.src_uri for f in doc_files], _config_part(config),
-               _site_digest(str(ROOT)), _distributions())
+    # the nav, the doc files and the config are the same for every page of one build: once
+    # (kept by reference, compared by identity: an id() could be reused by a new object)
+    held = _per_build.get("page-shared")
+    if held is None or held[0] is not nav or held[1] is not doc_files or held[2] is not config:
+        _per_build["page-shared"] = (nav, doc_files, config, key(_nav(nav.items), [p.url for p in nav.pages],
+                                                 [f.src_uri for f in doc_files], _config_part(config),
+                                                 _site_digest(str(ROOT)), _distributions()))
+    return key("page", 2, template_name, bool(excluded), _page_attributes(page), _per_build["page-shared"][3])
 
 
 def _post_page_handlers(config):
@@ -494,7 +512,6 @@ def _cacheable(page, source: bytes) -> bool:
     return not (names - PURE_MACROS - set(getattr(attnkit, "__all__", ())))
 
 
-_per_build: dict = {}   # parts of the key that every page of one build shares (cleared in on_config)
 
 
 def _converted_key(page, config, files, source: bytes) -> str:
