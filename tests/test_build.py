@@ -212,8 +212,10 @@ def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
 
 def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(tmp_path, monkeypatch):
     """The Markdown->HTML cache (pagecache._populate_page): an edit of an attnkit function a macro
-    calls, of a listing, of the listing filter (tools/), of docs/glossary.yml or of KaTeX's
-    version must miss; so must the page's own bytes and markdown-exec's counters at its start."""
+    calls, of a listing the page includes (every listing when it includes files another way), of
+    attnkit/figures/ when the page names figures, of the listing filter (tools/), of
+    docs/glossary.yml or of KaTeX's version must miss; so must the page's own bytes and
+    markdown-exec's counters at its start."""
     import types
 
     pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
@@ -233,11 +235,29 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
 
     before = inputs()
     assert inputs() == before
-    for rel in ("attnkit/core.py", "snippets/ch3/cake.py", "tools/listings.py", "docs/glossary.yml", "package-lock.json"):
+    for rel in ("tools/listings.py", "docs/glossary.yml", "package-lock.json"):
         (tmp_path / rel).write_text("two\n", encoding="utf-8")
         after = inputs()
         assert after != before, f"{rel} is not in the converted page's key"
         before = after
+    # per page: the listings it includes and attnkit (attnkit/figures/ when it names figures)
+    for rel in ("snippets/ch3/other.py", "attnkit/figures/ch3.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("one\n", encoding="utf-8")
+    cache_module._LISTED.clear()
+    page = b'![w](../figures/ch3-softmax-amplify.svg)\n```python exec="on"\n--8<-- "ch3/cake.py"\n```\n'
+    uses_figures = page + b"{{ attnkit.figures }}"
+    blocks = b"--8<--\nch3/cake.py\n--8<--\n"
+    keys = {name: pagecache._page_inputs(src) for name, src in (("page", page), ("figures", uses_figures), ("blocks", blocks))}
+    edits = {"snippets/ch3/cake.py": {"page", "figures", "blocks"}, "snippets/ch3/other.py": {"blocks"},
+             "attnkit/core.py": {"page", "figures", "blocks"}, "attnkit/figures/ch3.py": {"figures"}}
+    for rel, changes in edits.items():
+        (tmp_path / rel).write_text((tmp_path / rel).read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+        cache_module._LISTED.clear()
+        now = {name: pagecache._page_inputs(src) for name, src in (("page", page), ("figures", uses_figures), ("blocks", blocks))}
+        changed = {name for name in now if now[name] != keys[name]}
+        assert changed == changes, f"after editing {rel}: the keys of {sorted(changed)} changed, expected {sorted(changes)}"
+        keys = now
     monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
     monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html"),
@@ -335,6 +355,8 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert serve_tool.langs_for(ROOT / "mkdocs.en.yml") == {"en"}
     for shared in ("docs/glossary.yml", "mkdocs.yml", "attnkit/core.py", "snippets/ch3/qkv.py", "docs/hooks/figures.py"):
         assert serve_tool.langs_for(ROOT / shared) == {"zh", "en"}, shared
+    for beside in ("serve.log", "notes.txt", ".mkdocs.yml.swp"):   # beside the configs, not a source
+        assert serve_tool.langs_for(ROOT / beside) == set(), beside
     watched = {Path(p).parts[0] for p in serve_tool.WATCHED}
     assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 

@@ -172,14 +172,14 @@ def _distributions() -> str:
 
     found = []
     for entry in sys.path:
-        folder = Path(entry or ".")
-        if not folder.is_dir():
-            continue
+        folder = Path(entry or ".").resolve()
+        if not folder.is_dir() or folder == ROOT or ROOT in folder.parents and ".venv" not in folder.parts:
+            continue   # the repository's own folders (attnkit, docs/hooks) are keyed by their bytes
         for child in sorted(folder.iterdir()):
             if child.name.endswith((".dist-info", ".egg-info", ".pth", ".egg-link")):
                 meta = child / "METADATA" if child.is_dir() else child
                 stat = meta.stat() if meta.exists() else None
-                found.append([str(child), stat.st_size if stat else None, stat.st_mtime_ns if stat else None])
+                found.append([_portable(str(child)), stat.st_size if stat else None, stat.st_mtime_ns if stat else None])
     return key(found)
 
 
@@ -239,7 +239,20 @@ def _config_part(config) -> str:
     theme = config.theme
     plain["theme"] = [theme.name, list(theme.dirs), sorted(theme.static_templates), dict(theme.items())]
     plugins = {name: dict(getattr(p, "config", {}) or {}) for name, p in config.plugins.items()}
-    return _plain([plain, plugins])
+    # the repository's own path does not count (a copy of it, as the tests make, finds the same
+    # entries): no page shows it, and tests/test_build.py's serve test would see one that did
+    return _portable(_plain([plain, plugins]))
+
+
+def _portable(text: str) -> str:
+    """``text`` with Python's prefix (the virtualenv) and the repository's path named, not
+    spelled: a copy of the repository (as the tests make) finds the same entries. No page shows
+    either path (tests/test_build.py's serve test, which serves a copy, would see one that did)."""
+    import sys
+
+    for path, name in ((sys.prefix, "<python>"), (str(ROOT), "<repository>")):
+        text = text.replace(json.dumps(path)[1:-1], name)
+    return text
 
 
 @functools.lru_cache(maxsize=8)
@@ -387,7 +400,8 @@ def _cached_build_page(original):
 # attnkit; listings and their outputs), converts the Markdown and runs the page_content hooks
 # (tooltips, KaTeX, ...). What it leaves is attributes of the page (content, toc, title, anchors,
 # the links to check, print-site's copy of the HTML). Those are cached under the page's bytes and
-# every input the hooks can read: attnkit, snippets/, tools/ (the listing filter), the glossary,
+# every input the hooks can read: attnkit, the listings the page includes (_page_inputs), tools/
+# (the listing filter), the glossary,
 # node's KaTeX (package-lock.json), the environment, the config, the hooks' and overrides' bytes,
 # the packages, the site's files (links) and markdown-exec's counters at the start of the page.
 # On a hit the attributes are set again, and the counters moved on as the conversion would.
@@ -454,13 +468,37 @@ def _template_names(markdown: str) -> set[str] | None:
 
 @functools.lru_cache(maxsize=1)
 def _book_inputs() -> str:
-    """attnkit (figures too), snippets/, tools/*.py, the glossary, package-lock.json, the environment."""
-    from bookcache import attnkit_digest, environment, sources
+    """What every page's conversion may read: tools/*.py (the listing filter), the glossary
+    (tooltips), package-lock.json (KaTeX), the environment."""
+    from bookcache import environment, sources
 
-    files = [*(ROOT / "snippets").rglob("*"), *(ROOT / "tools").glob("*.py"), ROOT / "docs" / "glossary.yml",
-             ROOT / "package-lock.json"]
-    return key(attnkit_digest(figures=True), sources([p for p in files if p.is_file() and "__pycache__" not in p.parts]),
-               environment())
+    files = [*(ROOT / "tools").glob("*.py"), ROOT / "docs" / "glossary.yml", ROOT / "package-lock.json"]
+    return key(sources([p for p in files if p.is_file()]), environment())
+
+
+INCLUDE = re.compile(rb'--8<--[ \t]+"([^"\n]+)"')
+FIGURE_FILE = re.compile(rb"figures/[\w-]+\.svg")
+
+
+def _page_inputs(source: bytes) -> str:
+    """The listings a page includes (``--8<-- "chN/x.py"``) and attnkit: the whole of snippets/
+    when the page includes files any other way (a block ``--8<--``, a missing file, a snippet
+    that includes another); attnkit/figures/ too when the page or a listing it includes names
+    ``figures`` other than as a figure's file (``figures/ch3-x.svg``), as exec_cache.py decides
+    for the listings' output."""
+    from bookcache import attnkit_digest, sources
+
+    snippets = ROOT / "snippets"
+    paths = [snippets / m.decode("utf-8", errors="replace") for m in INCLUDE.findall(source)]
+    every = source.count(b"--8<--") != len(paths) or not all(p.is_file() for p in paths)
+    texts = [] if every else [p.read_bytes() for p in paths]
+    if any(b"--8<--" in t for t in texts):
+        every = True
+    if every:
+        paths = [p for p in snippets.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        texts = [p.read_bytes() for p in paths]
+    figures = b"figures" in FIGURE_FILE.sub(b"", source) or any(b"figures" in t for t in texts)
+    return key(every, sources(sorted(set(paths))), attnkit_digest(figures=figures))
 
 
 def _encode(name, value):
@@ -519,8 +557,8 @@ def _converted_key(page, config, files, source: bytes) -> str:
         _per_build["shared"] = key(sorted([f.src_uri, f.dest_uri, f.url] for f in files), _config_part(config),
                                    _site_digest(str(ROOT)), _distributions(), _book_inputs(),
                                    log.getEffectiveLevel() > logging.DEBUG)
-    return key("converted", 1, page.file.src_uri, page.file.dest_uri, page.url, source, _counters(),
-               _per_build["shared"])
+    return key("converted", 2, page.file.src_uri, page.file.dest_uri, page.url, source, _counters(),
+               _page_inputs(source), _per_build["shared"])
 
 
 def _cached_populate_page(original):
