@@ -284,6 +284,9 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     assert not pagecache._cacheable(md, b'{% include "other.md" %}')
     assert not pagecache._cacheable(md, b'```python exec="on" session="a"\nx = 1\n```')
     assert not pagecache._cacheable(lab, b"# %%")
+    assert not pagecache._cacheable(md, b'```bash exec="on"\nls docs\n```')
+    assert not pagecache._cacheable(md, b'  ~~~console exec="1"\n$ cat x\n~~~')
+    assert pagecache._cacheable(md, b'```python exec="on" result="text"\nprint(1)\n```\n```bash\nmake serve\n```')
     # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
     source = (HOOKS / "macros.py").read_text(encoding="utf-8") + (HOOKS / "glossary.py").read_text(encoding="utf-8")
     defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))

@@ -537,10 +537,15 @@ def _decode(kind, data, files):
     return data
 
 
+# a markdown-exec fence in another language than Python (a shell block can read anything)
+OTHER_EXEC = re.compile(rb"^[ \t]*(?:`{3,}|~{3,})[ \t]*(?!(?:python|py|pycon)\b)[\w-]+[^\n]*\bexec=", re.M)
+
+
 def _cacheable(page, source: bytes) -> bool:
-    """Lab notebooks, ``session=`` listings and template code that reads anything but
-    PURE_MACROS (or includes a file) are not cached."""
-    if page.file.src_uri.endswith(".py") or b"session=" in source:
+    """Lab notebooks, ``session=`` listings, markdown-exec fences that are not Python (a shell
+    block can read anything) and template code that reads anything but PURE_MACROS (or includes
+    a file) are not cached. (A Python listing's output is keyed as exec_cache.py keys it.)"""
+    if page.file.src_uri.endswith(".py") or b"session=" in source or OTHER_EXEC.search(source):
         return False
     names = _template_names(source.decode("utf-8", errors="replace"))
     if names is None:
