@@ -270,6 +270,18 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
     assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
 
 
+def test_page_cache_wraps_only_the_mkdocs_build_page_it_was_written_from():
+    """pagecache repeats MkDocs' _build_page around its cache; a new MkDocs must be checked first
+    (until then the cache is off, never wrong). Fails when the installed MkDocs changed it."""
+    import mkdocs.commands.build as build
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    original = getattr(build._build_page, "__wrapped__", build._build_page)
+    assert pagecache._source_digest(original) in pagecache.BUILD_PAGE_SOURCES, (
+        "mkdocs.commands.build._build_page changed: compare it with pagecache._cached_build_page, "
+        "then add its digest to BUILD_PAGE_SOURCES")
+
+
 def test_converted_pages_are_only_those_whose_template_code_is_pure():
     """glossary() and concept_table() read other pages' headings: not cached. Nor lab notebooks,
     ``session=`` listings, or a page that includes another file."""
