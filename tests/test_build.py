@@ -293,6 +293,8 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
     assert not pagecache._cacheable(md, b"{{ glossary() }}")
     assert not pagecache._cacheable(md, b"{{ concept_table() }}")
+    assert not pagecache._cacheable(md, b"{{ page.next_page.title }}")      # the nav is not in the key
+    assert not pagecache._cacheable(md, b"{{ config.site_name }}")
     assert not pagecache._cacheable(md, b'{% include "other.md" %}')
     assert not pagecache._cacheable(md, b'```python exec="on" session="a"\nx = 1\n```')
     assert not pagecache._cacheable(lab, b"# %%")
@@ -305,7 +307,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
     unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
     assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in docs/hooks/pagecache.py if "
-                              "their result depends only on attnkit, snippets/, the glossary, the page and the config")
+                              "their result depends only on attnkit, snippets/, the glossary and the page's own source")
 
 
 def test_figure_modules_do_nothing_at_import_but_define_and_register():

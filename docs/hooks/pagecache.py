@@ -428,8 +428,10 @@ def _cached_build_page(original):
 
 CONVERTED = Store("converted", ".json")
 _converted_stats = {"hits": 0, "misses": 0, "skipped": 0}
-# macros and variables whose value depends only on attnkit, the page and the config (all in the key)
-PURE_MACROS = {"num", "pct", "zhnum", "sci", "vec", "np", "attnkit", "page", "config", "range", "len",
+# macros and variables whose value depends only on attnkit and the page's own source (all in the
+# key). Not ``page`` or ``config``: a page's Jinja could read page.next_page.title or the nav,
+# which the key leaves out (no page does; one that starts to is simply converted every build)
+PURE_MACROS = {"num", "pct", "zhnum", "sci", "vec", "np", "attnkit", "range", "len",
                "enumerate", "zip", "loop", "true", "false", "none", "True", "False", "None"}
 # page events this cache has checked: their effects are attributes of the page (restored on a hit)
 # or a function of the key
