@@ -18,13 +18,14 @@ __all__ = ["width", "pad", "row", "power", "sci", "wan"]
 def width(s: str) -> int:
     """Columns ``s`` takes in a monospace font: wide (W) and full-width (F) characters take two.
 
-    So does ``×``, which :func:`sci` writes: CJK monospace fonts, which the Chinese book uses
-    for code, draw it full width.
+    Everything else takes one, the "ambiguous" symbols too (``×`` ``·`` ``…`` ``“”``): the book
+    draws those from a Latin monospace font in both languages (overrides/assets/book.css), and
+    tests/test_code_columns.py measures every line of code and output in the browser.
 
     >>> width("loss"), width("损失"), width("第 1 轮"), width("1.4×10⁻⁷")
-    (4, 4, 7, 9)
+    (4, 4, 7, 8)
     """
-    return sum(2 if ch == "×" or unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(s))
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(s))
 
 
 def pad(s: object, cols: int, align: str = "<") -> str:

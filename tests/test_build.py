@@ -128,6 +128,188 @@ def test_search_entries_are_keyed_by_the_page_and_the_search_settings():
     assert pagecache._search_key(types.SimpleNamespace(**{**vars(page), "content": "<p>小狗</p>"}), options) != same
 
 
+def _fake_site(title_of_3_3="3.3 Softmax"):
+    """A page, its nav and a config, shaped as MkDocs hands them to _build_page."""
+    import types
+
+    ns = types.SimpleNamespace
+    theme = ns(name="material", dirs=["overrides"], static_templates={"404.html", "sitemap.xml"},
+               items=lambda: {"language": "en", "features": ["navigation.instant"]}.items())
+    config = ns(items=lambda: {"site_url": "http://127.0.0.1:8000/en/", "extra": {"build": {"commit": "abc"}},
+                               "site_dir": "/tmp/anywhere"}.items(),
+                theme=theme, plugins={"print-site": ns(config={"toc_title": "Contents"})})
+    softmax = ns(title=title_of_3_3, url="ch3/softmax/", meta={}, children=None)
+    index = ns(title="3 Q, K, V", url="ch3/", meta={}, children=None)
+    section = ns(title="Chapter 3", url=None, meta=None, children=[index, softmax])
+    nav = ns(items=[section], pages=[index, softmax])
+    page = ns(file=ns(src_uri="ch3/index.md", dest_uri="ch3/index.html", url="ch3/"), title="3 Q, K, V",
+              content="<p>q k v</p>", toc=[], meta={}, url="ch3/", previous_page=None, next_page=softmax,
+              parent=section, active=True)
+    section.parent = None
+    return page, config, nav
+
+
+def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
+    """A cached page (template + post_page hooks) must miss when anything it shows changes:
+    another page's title (the nav and prev/next), the config (site_url, config.extra, a plugin's
+    settings), the page's content, toc or meta. The build's output folder does not count
+    (tools/serve.py builds each version into a new one)."""
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    page, config, nav = _fake_site()
+
+    def page_key(page=page, config=config, nav=nav):
+        return pagecache._page_key(page, config, nav, [page.file], "main.html", False)
+
+    same = page_key()
+    assert page_key() == same
+    renamed_page, _, renamed_nav = _fake_site("3.3 Softmax, renamed")
+    assert page_key(page=renamed_page, nav=renamed_nav) != same, "another page's title (nav, next) is not in the key"
+    import types
+
+    for change in ({"content": "<p>q k v!</p>"}, {"meta": {"template": "x"}}, {"title": "3 QKV"},
+                   {"toc": [types.SimpleNamespace(id="a", url="#a", title="A", level=2, children=[])]}):
+        assert page_key(page=types.SimpleNamespace(**{**vars(page), **change})) != same, change
+    moved = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "site_dir": "/tmp/else"}.items()})
+    assert page_key(config=moved) == same, "the output folder must not be in the key (serve builds into new folders)"
+    for change in ({"site_url": "http://example.org/en/"}, {"extra": {"build": {"commit": "abc"}, "alternate": []}}):
+        other = types.SimpleNamespace(**{**vars(config), "items": lambda c=change: {**dict(config.items()), **c}.items()})
+        assert page_key(config=other) != same, change
+    # the print cover's commit id and date: only in the key if a page template reads config.extra.build
+    other = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "extra": {"build": {"commit": "def"}}}.items()})
+    assert not pagecache._pages_read_build(str(ROOT))
+    assert page_key(config=other) == same, "a new commit id must not empty the page cache"
+    plugins = {"print-site": types.SimpleNamespace(config={"toc_title": "Table of contents"})}
+    assert page_key(config=types.SimpleNamespace(**{**vars(config), "plugins": plugins})) != same
+
+
+def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
+    """Every file of overrides/ (templates, the CSS lean.py reads) and docs/hooks/, the configs."""
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    for rel in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "overrides/main.html",
+                "overrides/partials/alternate.html", "overrides/assets/book.css", "docs/hooks/lean.py",
+                "docs/hooks/katex_render.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("one", encoding="utf-8")
+    pagecache._site_digest.cache_clear()
+    before = pagecache._site_digest(str(tmp_path))
+    for rel in ("mkdocs.en.yml", "overrides/partials/alternate.html", "overrides/assets/book.css",
+                "docs/hooks/katex_render.js"):
+        (tmp_path / rel).write_text("two", encoding="utf-8")
+        pagecache._site_digest.cache_clear()
+        after = pagecache._site_digest(str(tmp_path))
+        assert after != before, f"{rel} is not in the page cache's key"
+        before = after
+    pagecache._pages_read_build.cache_clear()
+    assert not pagecache._pages_read_build(str(tmp_path))
+    (tmp_path / "overrides" / "print" / "cover.html").parent.mkdir()
+    (tmp_path / "overrides" / "print" / "cover.html").write_text("{{ config.extra.build.commit }}", encoding="utf-8")
+    pagecache._pages_read_build.cache_clear()
+    assert not pagecache._pages_read_build(str(tmp_path)), "the print cover is not a page template"
+    (tmp_path / "overrides" / "partials" / "alternate.html").write_text("{{ config.extra.build.date }}", encoding="utf-8")
+    pagecache._pages_read_build.cache_clear()
+    assert pagecache._pages_read_build(str(tmp_path)), "a page template that shows the build must key on it"
+
+
+def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(tmp_path, monkeypatch):
+    """The Markdown->HTML cache (pagecache._populate_page): an edit of an attnkit function a macro
+    calls, of a listing the page includes (every listing when it includes files another way), of
+    attnkit/figures/ when the page names figures, of the listing filter (tools/), of
+    docs/glossary.yml or of KaTeX's version must miss; so must the page's own bytes and
+    markdown-exec's counters at its start."""
+    import types
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    cache_module = sys.modules["bookcache"]          # the one pagecache imported
+    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py", "tools/listings.py",
+                "docs/glossary.yml", "package-lock.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("one\n", encoding="utf-8")
+    monkeypatch.setattr(cache_module, "ROOT", tmp_path)
+    monkeypatch.setattr(cache_module, "ATTNKIT", tmp_path / "attnkit")
+    monkeypatch.setattr(pagecache, "ROOT", tmp_path)
+    cache_module._LISTED.clear()
+
+    def inputs():
+        pagecache._book_inputs.cache_clear()
+        return pagecache._book_inputs()
+
+    before = inputs()
+    assert inputs() == before
+    for rel in ("tools/listings.py", "docs/glossary.yml", "package-lock.json"):
+        (tmp_path / rel).write_text("two\n", encoding="utf-8")
+        after = inputs()
+        assert after != before, f"{rel} is not in the converted page's key"
+        before = after
+    # per page: the listings it includes and attnkit (attnkit/figures/ when it names figures)
+    for rel in ("snippets/ch3/other.py", "attnkit/figures/ch3.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("one\n", encoding="utf-8")
+    cache_module._LISTED.clear()
+    page = b'![w](../figures/ch3-softmax-amplify.svg)\n```python exec="on"\n--8<-- "ch3/cake.py"\n```\n'
+    uses_figures = page + b"{{ attnkit.figures }}"
+    blocks = b"--8<--\nch3/cake.py\n--8<--\n"
+    keys = {name: pagecache._page_inputs(src) for name, src in (("page", page), ("figures", uses_figures), ("blocks", blocks))}
+    edits = {"snippets/ch3/cake.py": {"page", "figures", "blocks"}, "snippets/ch3/other.py": {"blocks"},
+             "attnkit/core.py": {"page", "figures", "blocks"}, "attnkit/figures/ch3.py": {"figures"}}
+    for rel, changes in edits.items():
+        (tmp_path / rel).write_text((tmp_path / rel).read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+        cache_module._LISTED.clear()
+        now = {name: pagecache._page_inputs(src) for name, src in (("page", page), ("figures", uses_figures), ("blocks", blocks))}
+        changed = {name for name in now if now[name] != keys[name]}
+        assert changed == changes, f"after editing {rel}: the keys of {sorted(changed)} changed, expected {sorted(changes)}"
+        keys = now
+    monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
+    monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html"),
+                                 url="ch3/softmax/")
+    files = [types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html", url="ch3/softmax/")]
+    pagecache._per_build.clear()
+    same = pagecache._converted_key(page, None, files, b"# 3.3 Softmax")
+    assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax!") != same
+    monkeypatch.setattr(pagecache, "_counters", lambda: [1, []])
+    assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
+
+
+def test_page_cache_wraps_only_the_mkdocs_build_page_it_was_written_from():
+    """pagecache repeats MkDocs' _build_page around its cache; a new MkDocs must be checked first
+    (until then the cache is off, never wrong). Fails when the installed MkDocs changed it."""
+    import mkdocs.commands.build as build
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    original = getattr(build._build_page, "__wrapped__", build._build_page)
+    assert pagecache._source_digest(original) in pagecache.BUILD_PAGE_SOURCES, (
+        "mkdocs.commands.build._build_page changed: compare it with pagecache._cached_build_page, "
+        "then add its digest to BUILD_PAGE_SOURCES")
+
+
+def test_converted_pages_are_only_those_whose_template_code_is_pure():
+    """glossary() and concept_table() read other pages' headings: not cached. Nor lab notebooks,
+    ``session=`` listings, or a page that includes another file."""
+    import types
+
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    md = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md"))
+    lab = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch4/lab-heads.py"))
+    assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
+    assert not pagecache._cacheable(md, b"{{ glossary() }}")
+    assert not pagecache._cacheable(md, b"{{ concept_table() }}")
+    assert not pagecache._cacheable(md, b"{{ page.next_page.title }}")      # the nav is not in the key
+    assert not pagecache._cacheable(md, b"{{ config.site_name }}")
+    assert not pagecache._cacheable(md, b'{% include "other.md" %}')
+    assert not pagecache._cacheable(md, b'```python exec="on" session="a"\nx = 1\n```')
+    assert not pagecache._cacheable(lab, b"# %%")
+    assert not pagecache._cacheable(md, b'```bash exec="on"\nls docs\n```')
+    assert not pagecache._cacheable(md, b'  ~~~console exec="1"\n$ cat x\n~~~')
+    assert pagecache._cacheable(md, b'```python exec="on" result="text"\nprint(1)\n```\n```bash\nmake serve\n```')
+    # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
+    source = (HOOKS / "macros.py").read_text(encoding="utf-8") + (HOOKS / "glossary.py").read_text(encoding="utf-8")
+    defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
+    defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
+    unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
+    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in docs/hooks/pagecache.py if "
+                              "their result depends only on attnkit, snippets/, the glossary and the page's own source")
+
+
 def test_figure_modules_do_nothing_at_import_but_define_and_register():
     """A lab imports attnkit.figures, which imports every figure module; the notebook cache is
     keyed only by the modules a lab draws from, which is right only if importing the others
@@ -190,6 +372,8 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert serve_tool.langs_for(ROOT / "mkdocs.en.yml") == {"en"}
     for shared in ("docs/glossary.yml", "mkdocs.yml", "attnkit/core.py", "snippets/ch3/qkv.py", "docs/hooks/figures.py"):
         assert serve_tool.langs_for(ROOT / shared) == {"zh", "en"}, shared
+    for beside in ("serve.log", "notes.txt", ".mkdocs.yml.swp"):   # beside the configs, not a source
+        assert serve_tool.langs_for(ROOT / beside) == set(), beside
     watched = {Path(p).parts[0] for p in serve_tool.WATCHED}
     assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 
@@ -339,8 +523,10 @@ def without_measurements(rel: str, body: bytes) -> bytes:
 
 @pytest.mark.serve
 def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_path):
-    """Edit a figure function and a listing under `make serve`, then compare every file the
-    server serves with a cold build (no caches) of the edited sources, byte for byte."""
+    """Edit a figure function, a listing, a page title, docs/glossary.yml and a page template under
+    `make serve`, then compare every file the server serves with a cold build (no caches) of the
+    edited sources, byte for byte. The caches copied from this repository hold every page as
+    it was: a key that misses one of these inputs serves a stale page and fails here."""
     repo = copy_repo(tmp_path / "repo", caches=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -356,8 +542,22 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         figures.write_text(figures.read_text(encoding="utf-8").replace('"① 原始得分"', '"① 原始的得分"'), encoding="utf-8")
         snippet = repo / "snippets" / "ch3" / "softmax_cake.py"
         snippet.write_text(snippet.read_text(encoding="utf-8") + 'print("edited while serving")\n', encoding="utf-8")
+        # and what every other page shows (the page cache must miss): a page title (the nav of
+        # every page), a glossary definition (tooltips, the glossary page), a page template
+        scaling = repo / "docs" / "zh" / "ch3" / "scaling.md"
+        scaling.write_text(scaling.read_text(encoding="utf-8").replace("# 3.4 第二步：除以 √d_k\n", "# 3.4 第二步：除以 √d_k（改名）\n", 1),
+                           encoding="utf-8")
+        glossary = repo / "docs" / "glossary.yml"
+        glossary.write_text(glossary.read_text(encoding="utf-8").replace("每读一个词就更新一次隐藏状态", "每读一个词就改写一次隐藏状态", 1),
+                            encoding="utf-8")
+        template = repo / "overrides" / "main.html"
+        template.write_text(template.read_text(encoding="utf-8").replace("{{ super() }}", "{{ super() }}<!-- template edited while serving -->", 1),
+                            encoding="utf-8")
         served_svg, _ = poll(figure_url, lambda body: body != before_svg)
         served_page, _ = poll(page_url, lambda body: b"edited while serving" in body)
+        for url, text in ((f"{base}/ch0/", "除以 √d_k（改名）"), (f"{base}/ch0/", "template edited while serving"),
+                          (f"{base}/glossary/", "每读一个词就改写一次隐藏状态")):
+            poll(url, lambda body, t=text.encode(): t in body)
         served_svg = fetch(figure_url)        # the page and the figure of one build
         served_page = fetch(page_url)
         cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),

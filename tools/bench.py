@@ -3,10 +3,12 @@
 Works in a temporary copy of the repository (tools/build.py: copy_repo) and prints, each with the
 load average beside it (the machine is shared; a figure means little without it):
 
-* cold build (no caches) per language and in total, then a warm rebuild with nothing changed;
+* cold build (no caches) of each language alone and of both together, then a warm rebuild
+  with nothing changed;
 * ``make serve``: time until the first page is served, then the time from saving an edit to the
   served page or figure showing it: a sentence (zh, en), a listing, a figure function;
-* the test suite: the fast part (`make check`) and the browser part, against the copy's site.
+* the test suite: the fast part (`make check`) and the browser part (with one pytest worker per
+  core, as `make test`), against the copy's site and PDFs.
 
     python tools/bench.py            # everything
     python tools/bench.py --no-tests # skip the test suite part
@@ -27,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build as book_build  # noqa: E402
 
+TEST_TIMEOUT = 1800   # seconds per part: a bench that hangs says so and goes on
 FAST = "not site and not browser and not pdf and not slow and not build and not serve"
 
 
@@ -64,18 +67,34 @@ def edit(path: Path, old: str | None, new: str) -> None:
     path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
 
 
+def clean_caches(repo: Path) -> None:
+    """What `make clean` leaves: every build cache of the copy removed, the downloads kept."""
+    import shutil
+
+    for path in (repo / ".cache").iterdir():
+        if path.name != "pyodide":
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+
+
+def build(repo: Path, env: dict, label: str, *args: str) -> float:
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, "tools/build.py", *args], cwd=repo, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"bench: {label} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+    report(label, seconds)
+    return seconds
+
+
 def builds(repo: Path, env: dict) -> None:
-    for label in ("cold build", "warm rebuild (nothing changed)"):
-        start = time.perf_counter()
-        result = subprocess.run([sys.executable, "tools/build.py"], cwd=repo, env=env, capture_output=True, text=True)
-        total = time.perf_counter() - start
-        if result.returncode != 0:
-            raise SystemExit(f"bench: {label} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
-        line = result.stdout.strip().splitlines()[-1]          # "built ... in T s (zh a s, en b s)"
-        each = dict(part.strip().split(" ")[:2] for part in line[line.index("(") + 1:-1].split(","))
-        for lang, seconds in each.items():
-            report(f"{label}, {lang}", float(seconds))
-        report(f"{label}, both languages (parallel)", total)
+    """Each language cold on its own, both cold together (in parallel, as `make build`), then a
+    warm rebuild of both with nothing changed."""
+    for lang in ("zh", "en"):
+        clean_caches(repo)
+        build(repo, env, f"cold build, {lang} alone", "--lang", lang)
+    clean_caches(repo)
+    build(repo, env, "cold build, both languages (parallel)")
+    build(repo, env, "warm rebuild (nothing changed), both")
 
 
 def serve(repo: Path, env: dict) -> None:
@@ -118,17 +137,38 @@ def serve(repo: Path, env: dict) -> None:
         report("serve: figure function edit visible (zh)", wait(figure, lambda b: b != before))
     finally:
         server.terminate()
-        server.wait(timeout=60)
+        try:
+            server.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            tail = log.read_text(encoding="utf-8", errors="replace")[-1500:]
+            print(f"bench: make serve did not exit within 120 s of SIGTERM; killed. Its last output:\n{tail}", flush=True)
+            server.kill()
+            server.wait()
 
 
 def tests(repo: Path, env: dict) -> None:
-    for label, marks in (("tests: fast part (make check)", FAST), ("tests: browser part (-m browser)", "browser")):
+    """The fast part as `make check` runs it, the browser part as `make test` runs it (one pytest
+    worker per core), against the copy's site and PDFs (tests/test_subpath.py fetches them)."""
+    start = time.perf_counter()
+    for step in (["tools/build.py"], ["tools/pdf.py"]):
+        result = subprocess.run([sys.executable, *step], cwd=repo, env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"bench: {' '.join(step)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+    report("tests: build + PDFs for the site tests", time.perf_counter() - start)
+    parts = (("tests: fast part (make check)", ["-m", FAST]),
+             ("tests: browser part (-m browser, -n auto)", ["-m", "browser", "-n", "auto", "--dist", "worksteal"]))
+    for label, args in parts:
         start = time.perf_counter()
-        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", marks],
-                                cwd=repo, env=env, capture_output=True, text=True)
-        summary = (result.stdout.strip().splitlines() or ["?"])[-1]
-        report(f"{label}", time.perf_counter() - start)
-        print(f"    {summary}", flush=True)
+        try:
+            result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                                    cwd=repo, env=env, capture_output=True, text=True, timeout=TEST_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            report(f"{label}: did not finish within", TEST_TIMEOUT)
+            continue
+        lines = result.stdout.strip().splitlines() or ["?"]
+        report(label, time.perf_counter() - start)
+        for line in [line for line in lines if line.startswith(("FAILED", "ERROR"))] + lines[-1:]:
+            print(f"    {line}", flush=True)
 
 
 def main() -> None:
@@ -142,7 +182,6 @@ def main() -> None:
         builds(repo, env)
         serve(repo, env)
         if not args.no_tests:
-            subprocess.run([sys.executable, "tools/build.py"], cwd=repo, env=env, capture_output=True, check=True)
             tests(repo, env)
 
 

@@ -50,6 +50,7 @@ def cpython(runs: int) -> None:
 
 BUILD_PART = r"""
 import contextlib, importlib.util, io, sys, time
+sys.path.insert(0, "docs/hooks")   # widgets.py imports bookcache, as the build lets it
 t0 = time.perf_counter()
 from attnkit import tinygpt
 from attnkit.figures import render_svg

@@ -42,7 +42,8 @@ import build as book_build  # noqa: E402
 
 ROOT = book_build.ROOT
 LANGS = book_build.LANGS
-WATCHED = ["docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml"]
+WATCHED = ["docs", "attnkit", "snippets", "overrides", "tools", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml",
+           "package.json", "package-lock.json"]
 IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
 PRELOAD = ["mkdocs.commands.build", "mkdocs.config", "mkdocs.__main__", "material.plugins.search.plugin",
            "markdown_exec", "mkdocs_macros.plugin", "mkdocs_print_site_plugin.plugin", "mkdocs_jupyter.plugin",
@@ -67,6 +68,8 @@ wait();
 def langs_for(path: Path) -> set[str]:
     """Which languages an edit of ``path`` (inside the repository) affects."""
     rel = path.resolve().relative_to(ROOT).parts
+    if len(rel) == 1 and rel[0] not in WATCHED:
+        return set()   # a file beside the configs (a log, an editor's backup) is not a source
     if rel[:2] == ("docs", "zh"):
         return {"zh"}
     if rel[:2] == ("docs", "en") or rel == ("mkdocs.en.yml",):

@@ -23,6 +23,7 @@ Keys are built from parts: bytes, strings, numbers and :func:`sources` digests. 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -192,28 +193,6 @@ class Store:
         return path
 
 
-def worker_pool(n: int):
-    """A pool of ``min(n, cores)`` fresh worker processes (``spawn``: nothing imported by the
-    build process leaks in, so workers always run the current attnkit). Submit :func:`call`."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    if str(HOOKS) not in sys.path:   # workers unpickle bookcache.call (MkDocs restores sys.path after loading hooks)
-        sys.path.append(str(HOOKS))
-    if sys.path[0] != str(ROOT):     # workers import this repository's attnkit, whatever else is installed
-        sys.path.insert(0, str(ROOT))
-    return ProcessPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)),
-                               mp_context=multiprocessing.get_context("spawn"))
-
-
-def call(module: str, name: str, *args):
-    """``module.name(*args)``: what a worker process (``spawn``) runs, with its own fresh imports.
-    A hook's own functions cannot be sent to a worker (MkDocs names hook modules by their path)."""
-    import importlib
-
-    return getattr(importlib.import_module(module), name)(*args)
-
-
 _MEMO = Store("memo", ".pickle")
 
 
@@ -221,7 +200,9 @@ def memo(fn, *args, **kwargs):
     """``fn(*args, **kwargs)``, cached on disk under attnkit's sources (without figures), the
     environment, the function's name and its pickled arguments. For pure, deterministic
     functions of attnkit only (a training run from a seed, a measurement). Arguments or a
-    result that cannot be pickled are simply not cached."""
+    result that cannot be pickled are simply not cached. Two processes that ask for the same
+    call at the same moment (the two languages of a parallel build) compute it once: the
+    second waits for the first's result (a lock file beside the entry)."""
     try:
         call = pickle.dumps((args, sorted(kwargs.items())), protocol=5)
     except Exception:
@@ -230,9 +211,103 @@ def memo(fn, *args, **kwargs):
     cached = _MEMO.get(k)
     if cached is not None:
         return pickle.loads(cached)
-    result = fn(*args, **kwargs)
-    try:
-        _MEMO.put(k, pickle.dumps(result, protocol=5))
-    except Exception:
-        pass
+    with _locked(_MEMO.path(k)):
+        cached = _MEMO.get(k)     # computed by another process while this one waited
+        if cached is not None:
+            return pickle.loads(cached)
+        result = fn(*args, **kwargs)
+        try:
+            _MEMO.put(k, pickle.dumps(result, protocol=5))
+        except Exception:
+            pass
     return result
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """An exclusive lock on ``<path>.lock`` (flock: released when the holder exits, however)."""
+    import fcntl
+
+    lock = path.with_name(path.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_MEMOIZED: set[str] = set()
+
+
+def memoize(names: Iterable[str]) -> None:
+    """Replace each attnkit function named ``"attnkit.module.function"`` by :func:`memo` of it,
+    in its module and wherever a loaded attnkit module imported it by name. For the figure
+    workers: the expensive, pure computations behind the figures (a training run, a
+    measurement) are then done once for both languages and shared with the pages, which call
+    them through :func:`memo` too. Keys stay right: :func:`memo` keys by attnkit without
+    attnkit/figures/, so only functions outside attnkit/figures/ are accepted."""
+    import importlib
+
+    for name in names:
+        if name in _MEMOIZED:
+            continue
+        module_name, _, attr = name.rpartition(".")
+        if not module_name.startswith("attnkit.") or module_name.startswith("attnkit.figures"):
+            raise ValueError(f"memoize: {name!r} is not a function of attnkit outside attnkit/figures/")
+        module = importlib.import_module(module_name)
+        fn = getattr(module, attr)
+        if not callable(fn) or getattr(fn, "__module__", None) != module_name:
+            raise ValueError(f"memoize: {name!r} is not a function defined in {module_name}")
+        wrapper = functools.wraps(fn)(functools.partial(memo, fn))
+        for loaded in list(sys.modules.values()):
+            if getattr(loaded, "__name__", "").startswith("attnkit"):
+                for global_name, value in list(vars(loaded).items()):
+                    if value is fn:
+                        setattr(loaded, global_name, wrapper)
+        _MEMOIZED.add(name)
+
+
+def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> bytes:
+    """:func:`memoize` the named functions, then ``attnkit.figures.render_svg(fig_id, lang)``.
+    Memoized calls return what the call returns (unpickled), so the SVG is the same bytes
+    (tests/test_bookcache.py checks it)."""
+    import importlib
+
+    figures = importlib.import_module("attnkit.figures")
+    memoize(memoized)
+    return figures.render_svg(fig_id, lang)
+
+
+def python(code: str) -> list[str]:
+    """The command of a fresh interpreter that runs ``code`` with this repository's attnkit and
+    docs/hooks/ importable (a figure worker: nothing imported by the build process leaks in)."""
+    return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(HOOKS)!r}]\n{code}"]
+
+
+def draw_figures(jobs_file: str) -> None:
+    """A figure worker: draw the figures listed in ``jobs_file`` ({"lang", "jobs": [[id, svg
+    path], ...], "memoized"}) that no other worker of the same build has claimed, writing each
+    SVG to its cache path; a figure that raises leaves ``<id>.error`` beside ``jobs_file``
+    (the build reports it) and ends this worker. Several workers share one list: each claims a
+    figure by creating ``<id>.claim`` (O_EXCL), so an idle worker takes the next one."""
+    import json
+
+    folder = Path(jobs_file).parent
+    spec = json.loads(Path(jobs_file).read_text())
+    for fig_id, path in spec["jobs"]:
+        try:
+            os.close(os.open(folder / f"{fig_id}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        try:
+            svg = render_figure(fig_id, spec["lang"], tuple(spec["memoized"]))
+        except Exception as error:
+            (folder / f"{fig_id}.error").write_text(f"{type(error).__name__}: {error}", encoding="utf-8")
+            raise SystemExit(1) from None
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.{os.getpid()}")
+        partial.write_bytes(svg)
+        partial.replace(target)

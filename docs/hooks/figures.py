@@ -7,7 +7,10 @@ attnkit/figures/__init__.py and _style.py, the rest of attnkit, and the environm
 NumPy, matplotlib, installed fonts). Editing ``attnkit/figures/ch3.py`` redraws only the
 figures of ch3.py.
 
-Figures are always drawn in fresh worker processes (``spawn``), never in the build process:
+Drawing starts in ``on_files`` and is collected in ``on_post_build``: the pages, the listings
+and the lab notebooks are built while the workers draw.
+
+Figures are always drawn in fresh worker processes (:func:`bookcache.python`), never in the build process:
 ``mkdocs serve`` keeps the modules it imported at start-up, so a figure drawn in-process after
 an edit of attnkit would use the old code. A build that finds every figure in the cache starts
 no process at all.
@@ -17,18 +20,31 @@ from __future__ import annotations
 
 import json
 import logging
-from concurrent.futures import ProcessPoolExecutor
+import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, call, environment,
-                       imported_figure_modules as _imported_figure_modules, key, sources, worker_pool)
+from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, environment,
+                       imported_figure_modules as _imported_figure_modules, key, python, sources)
 
 log = logging.getLogger("mkdocs.hooks.figures")
 FIGURE_DIR = ATTNKIT / "figures"
 SVG = Store("figures", ".svg")
+# The expensive, pure attnkit computations behind the figures (from a profile of drawing them
+# all: each took 0.4-3.7 s). Workers memoize them (bookcache.memoize), so the two languages and
+# the pages compute each once; a figure that reaches them only through its own module's
+# helpers is not affected. Performance only: the SVGs are the same bytes. Not
+# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function;
+# shared, whichever process measured first (a figure worker or the build) would decide the
+# number that 9.4's page prints.
+MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
+            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
 REGISTRY = Store("figures", ".json")
 
 
@@ -38,41 +54,89 @@ def figure_key(fig_id: str, module: str, lang: str, parsed: dict | None = None) 
                attnkit_digest(figures=False), environment())
 
 
-def _registry(pool_holder: list) -> dict[str, str]:
-    """{figure id: module file}, from the cache or from a fresh worker."""
+def _registry() -> dict[str, str]:
+    """{figure id: module file}, from the cache or from a fresh interpreter."""
     k = key("figure-registry", 1, attnkit_digest(figures=True), environment())
     cached = REGISTRY.get(k)
     if cached is not None:
         return json.loads(cached)
-    if not pool_holder:
-        pool_holder.append(worker_pool(2))
-    registry = pool_holder[0].submit(call, "attnkit.figures", "figure_modules").result()
+    code = "import json, attnkit.figures as f; print(json.dumps(f.figure_modules()))"
+    result = subprocess.run(python(code), capture_output=True, text=True)
+    if result.returncode != 0:
+        raise PluginError(f"figures: importing attnkit.figures failed:\n{result.stderr[-3000:]}")
+    registry = json.loads(result.stdout)
     REGISTRY.put(k, json.dumps(registry, sort_keys=True).encode())
     return registry
 
 
+class _Drawing(File):
+    """A figure still being drawn by a worker: MkDocs copies static files before it builds the
+    pages (and runs the lab notebooks), so the SVG is written by :func:`on_post_build` instead,
+    when its worker is done. Drawing thus overlaps with the rest of the build."""
+
+    def copy_file(self, dirty: bool = False) -> None:
+        pass
+
+
+# Workers are plain child processes that write each SVG into the cache themselves: the build
+# process runs no thread meanwhile (a ProcessPoolExecutor's result thread would allocate while
+# the pages are built, and chapter 9.4's page measures memory with tracemalloc, which counts
+# every thread's allocations: its numbers changed from build to build).
+_state: dict = {"workers": [], "jobs": {}, "jobdir": None}
+
+
+def _stop() -> None:
+    for worker in _state["workers"]:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    if _state["jobdir"] is not None:
+        shutil.rmtree(_state["jobdir"], ignore_errors=True)
+    _state.update(workers=[], jobs={}, jobdir=None)
+
+
 def on_files(files, config):
     lang = config.theme["language"]
-    pool_holder: list[ProcessPoolExecutor] = []
-    try:
-        registry = _registry(pool_holder)
-        parsed: dict[str, list[str]] = {}
-        keys = {fig_id: figure_key(fig_id, module, lang, parsed) for fig_id, module in registry.items()}
-        missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
-        if missing:
-            if not pool_holder:
-                pool_holder.append(worker_pool(len(missing)))
-            jobs = {fig_id: pool_holder[0].submit(call, "attnkit.figures", "render_svg", fig_id, lang) for fig_id in missing}
-            for fig_id, job in jobs.items():
-                try:
-                    SVG.put(keys[fig_id], job.result())
-                except Exception as error:
-                    raise PluginError(f"figure {fig_id!r} ({lang}, attnkit/figures/{registry[fig_id]}): "
-                                      f"{type(error).__name__}: {error}") from None
-    finally:
-        for pool in pool_holder:
-            pool.shutdown(cancel_futures=True)
+    _stop()
+    registry = _registry()
+    parsed: dict[str, list[str]] = {}
+    keys = {fig_id: figure_key(fig_id, module, lang, parsed) for fig_id, module in registry.items()}
+    missing = [fig_id for fig_id, k in keys.items() if not SVG.path(k).is_file()]
+    if missing:   # started now, collected in on_post_build: the pages are built meanwhile
+        jobdir = Path(tempfile.mkdtemp(prefix=f"figures-{lang}-"))
+        jobs = [(fig_id, str(SVG.path(keys[fig_id]))) for fig_id in missing]
+        (jobdir / "jobs.json").write_text(json.dumps({"lang": lang, "jobs": jobs, "memoized": MEMOIZED}))
+        code = f"import bookcache; bookcache.draw_figures({str(jobdir / 'jobs.json')!r})"
+        n = max(1, min(len(missing), os.cpu_count() or 1))
+        _state.update(jobdir=jobdir, jobs={fig_id: keys[fig_id] for fig_id in missing},
+                      workers=[subprocess.Popen(python(code)) for _ in range(n)])
     for fig_id in sorted(keys):
-        files.append(File.generated(config, f"figures/{fig_id}.svg", abs_src_path=str(SVG.path(keys[fig_id]))))
-    log.info("figures (%s): %d drawn, %d cached", lang, len(missing), len(keys) - len(missing))
+        cls = _Drawing if fig_id in _state["jobs"] else File
+        files.append(cls.generated(config, f"figures/{fig_id}.svg", abs_src_path=str(SVG.path(keys[fig_id]))))
+    log.info("figures (%s): %d to draw, %d cached", lang, len(missing), len(keys) - len(missing))
+    _state["registry"] = registry
     return files
+
+
+@event_priority(-100)   # last: the other hooks' post-build work overlaps with the drawing too
+def on_post_build(config):
+    lang = config.theme["language"]
+    try:
+        codes = [worker.wait() for worker in _state["workers"]]
+        for fig_id, k in _state["jobs"].items():
+            error = _state["jobdir"] / f"{fig_id}.error"
+            module = _state["registry"][fig_id]
+            if error.is_file():
+                raise PluginError(f"figure {fig_id!r} ({lang}, attnkit/figures/{module}): {error.read_text(encoding='utf-8')}")
+            if not SVG.path(k).is_file():
+                raise PluginError(f"figure {fig_id!r} ({lang}, attnkit/figures/{module}) was not drawn: "
+                                  f"the figure workers exited with {codes} (their messages are above)")
+            target = Path(config.site_dir) / "figures" / f"{fig_id}.svg"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(SVG.path(k), target)
+    finally:
+        _stop()
+
+
+def on_build_error(error):
+    _stop()

@@ -3,8 +3,9 @@
 * Writes ``lab-*.ipynb`` next to each rendered lab page, so readers can download a notebook
   (mkdocs-jupyter's own download button offers the ``.py`` source).
 * Gives every image a notebook draws its alt text: nbconvert writes "No description has been
-  provided for this image" on each; the lab source gives the real ones, in order, as the
-  metadata of the cell that draws them (``# %% alt=["first image", "second image"]``).
+  provided for this image" on each (and warns that alt text is missing: filtered, see
+  :class:`_NoAltWarning`); the lab source gives the real ones, in order, as the metadata of the
+  cell that draws them (``# %% alt=["first image", "second image"]``).
 * Numbers the notebook cells' ids (jupytext draws random ones), so pages are the same bytes
   whether the notebook was executed now or came from the cache.
 * Removes the mermaid loader that nbconvert's template puts on every notebook page: it would
@@ -15,6 +16,7 @@
 from __future__ import annotations
 
 import html
+import logging
 import re
 from pathlib import Path
 
@@ -26,6 +28,25 @@ MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOM
 
 
 NO_ALT = 'alt="No description has been provided for this image"'
+
+
+class _NoAltWarning(logging.Filter):
+    """Drops nbconvert's "Alternative text is missing on N image(s)." and nothing else.
+
+    It cannot be fixed where the images are made: mkdocs-jupyter renders with its own template
+    (mkdocs_html/notebook.html.j2, no setting to change it), whose image blocks (nbconvert's lab
+    template, data_png / data_svg) write ``<img>`` without any alt attribute, whatever the output's
+    metadata says. nbconvert then gives each image the placeholder above and logs this warning on
+    every execution. :func:`add_alt_texts` replaces every placeholder with the lab's own alt text
+    and fails the build when their numbers differ, so the warning only ever reports what this
+    hook repairs; printed on each build and reload, it taught contributors to ignore warnings."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Alternative text is missing on ")
+
+
+# nbconvert logs through traitlets' logger (no traitlets Application runs in a MkDocs build)
+logging.getLogger("traitlets").addFilter(_NoAltWarning())
 
 
 def alt_texts(src: Path) -> list[str]:

@@ -1,0 +1,88 @@
+"""docs/hooks/bookcache.py as the figure workers use it: memoized computations are shared between
+processes without changing a figure, and two processes asking for the same call compute it once.
+
+Each check runs in fresh interpreters (memoize replaces attnkit functions in the process that
+calls it; the test process keeps its own attnkit untouched).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from book import ROOT, load_file
+
+HOOKS = ROOT / "docs" / "hooks"
+bookcache = load_file(HOOKS / "bookcache.py", "bookcache")
+
+
+def python(code: str, cache, **popen) -> subprocess.Popen:
+    env = dict(os.environ, BOOK_CACHE=str(cache), PYTHONPATH=os.pathsep.join([str(HOOKS), str(ROOT)]))
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def test_two_processes_asking_for_the_same_call_compute_it_once(tmp_path):
+    """The two languages of a parallel build draw the same figures at the same moment: the
+    second must wait for the first's result, not compute it again (the lock in memo)."""
+    calls = tmp_path / "calls.txt"
+    code = f"""
+        import time, bookcache
+        def slow(x):
+            with open({str(calls)!r}, "a") as f:
+                f.write("called\\n")
+            time.sleep(1.5)
+            return x * 2
+        print(bookcache.memo(slow, 21))
+    """
+    jobs = [python(code, tmp_path / "cache") for _ in range(2)]
+    outputs = [job.communicate(timeout=120) for job in jobs]
+    assert [job.returncode for job in jobs] == [0, 0], [err for _, err in outputs]
+    assert [out.strip() for out, _ in outputs] == ["42", "42"]
+    assert calls.read_text().count("called") == 1, "both processes computed the memoized call"
+
+
+@pytest.mark.slow   # two fresh interpreters drawing a figure three times: ~8 s (make check leaves it to make test)
+def test_memoized_figure_workers_draw_the_same_bytes(tmp_path):
+    """render_figure (memoized computations, as the build's workers draw) gives exactly
+    render_svg's bytes, on a miss and on a hit; ch3-softmax-saturation calls two of them."""
+    figures_hook = (HOOKS / "figures.py").read_text(encoding="utf-8")
+    assert '"attnkit.measure.scaling_experiment"' in figures_hook
+    code = """
+        import bookcache, sys
+        from attnkit.figures import render_svg
+        plain = render_svg("ch3-softmax-saturation", "en")
+        names = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores")
+        miss = bookcache.render_figure("ch3-softmax-saturation", "en", names)
+        hit = bookcache.render_figure("ch3-softmax-saturation", "en", names)
+        import attnkit.measure
+        print(plain == miss == hit, hasattr(attnkit.measure.scaling_experiment, "__wrapped__"),
+              len(list(bookcache.CACHE.glob("memo/*/*.pickle"))) > 0)
+    """
+    job = python(code, tmp_path / "cache")
+    out, err = job.communicate(timeout=300)
+    assert job.returncode == 0, err[-3000:]
+    assert out.split() == ["True", "True", "True"], (out, err[-2000:])
+
+
+@pytest.mark.parametrize("name", ["attnkit.figures.ch3.qk_variance", "numpy.linalg.norm", "attnkit.measure.no_such"])
+def test_memoize_accepts_only_attnkit_functions_outside_the_figures(name):
+    """memo's key leaves attnkit/figures/ out: memoizing a figure module's function would let an
+    edited figure reuse a stale result."""
+    with pytest.raises((ValueError, AttributeError)):
+        bookcache.memoize([name])
+
+
+def test_the_memoized_names_are_attnkit_functions():
+    figures_hook = load_file(HOOKS / "figures.py", "figures_hook_memo")
+    import importlib
+
+    for name in figures_hook.MEMOIZED:
+        module, _, attr = name.rpartition(".")
+        assert module.startswith("attnkit.") and not module.startswith("attnkit.figures"), name
+        fn = getattr(importlib.import_module(module), attr)
+        assert callable(fn) and fn.__module__ == module, name
