@@ -282,6 +282,32 @@ def test_page_cache_wraps_only_the_mkdocs_build_page_it_was_written_from():
         "then add its digest to BUILD_PAGE_SOURCES")
 
 
+MUTATORS = {"append", "extend", "add", "update", "setdefault", "insert", "pop", "clear", "remove", "discard"}
+
+
+def test_post_page_hooks_the_page_cache_skips_record_nothing():
+    """pagecache serves an unchanged page from its cache without running the PURE_POST_PAGE hooks'
+    on_post_page: one that also records something (lean.py once listed the pages it later pointed
+    at the trimmed stylesheet, so a warm build kept Material's full one) loses it on a hit."""
+    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    for rel in sorted(pagecache.PURE_POST_PAGE):
+        tree = ast.parse((ROOT / rel).read_bytes())
+        module_names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+        hooks = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "on_post_page"]
+        assert hooks, f"{rel} is in PURE_POST_PAGE but has no on_post_page"
+        for node in ast.walk(hooks[0]):
+            assert not isinstance(node, (ast.Global, ast.Nonlocal)), f"{rel}: on_post_page declares a global"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                assert not (node.func.value.id in module_names and node.func.attr in MUTATORS), (
+                    f"{rel}: on_post_page changes the module's {node.func.value.id} (.{node.func.attr}): record it in another "
+                    "event (on_files, on_page_markdown), or take the module out of pagecache.PURE_POST_PAGE")
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                        assert target.value.id not in module_names, f"{rel}: on_post_page writes into {target.value.id}"
+
+
 def test_converted_pages_are_only_those_whose_template_code_is_pure():
     """glossary() and concept_table() read other pages' headings: not cached. Nor lab notebooks,
     ``session=`` listings, or a page that includes another file."""

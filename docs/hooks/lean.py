@@ -449,9 +449,17 @@ def on_config(config):
     return config
 
 
+@event_priority(-100)  # after mkdocs-jupyter turned the labs into pages
+def on_files(files, config):
+    # the pages this build writes, listed here and not in on_post_page: docs/hooks/pagecache.py
+    # serves a page unchanged since the last build from its cache without running this module's
+    # on_post_page (a pure transformation of the HTML), so that hook must record nothing
+    _pages.extend(Path(f.abs_dest_path) for f in files.documentation_pages())
+    return files
+
+
 @event_priority(-90)  # after the other hooks changed the page, before csp.py (-100) hashes its scripts
 def on_post_page(output, page, config):
-    _pages.append(Path(page.file.abs_dest_path))
     return lean(output, elsewhere=_elsewhere(config), palette=palette_files(config)[:2])
 
 
