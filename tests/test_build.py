@@ -607,3 +607,12 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
     assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"
     assert served_svg != before_svg
     assert SCRIPT.sub(b"", served_page) == cold_page, "the served page is not what a cold build writes"
+
+
+def test_contributing_lists_every_cache_the_hooks_keep():
+    """A contributor reads CONTRIBUTING.md's table to know what a cache holds and what
+    invalidates it: every Store("name") of docs/hooks/ has its row there."""
+    names = {m for path in HOOKS.glob("*.py") for m in re.findall(r'Store\("([\w-]+)"', path.read_text(encoding="utf-8"))}
+    table = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    missing = sorted(n for n in names if f"`.cache/{n}/" not in table)
+    assert not missing, "CONTRIBUTING.md's cache table has no row for " + ", ".join(f".cache/{n}/" for n in missing)
