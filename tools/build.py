@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -100,11 +101,19 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
         started[lang] = time.perf_counter()
         jobs[lang] = subprocess.Popen(command(lang, staging / lang), cwd=ROOT, env=env,
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    seconds, failed = {}, []
-    for lang, job in jobs.items():
-        output, _ = job.communicate()
+    seconds, outputs, failed = {}, {}, []
+
+    def wait(lang):   # each in its own thread: a language's time ends when it does, not when the other does
+        outputs[lang], _ = jobs[lang].communicate()
         seconds[lang] = time.perf_counter() - started[lang]
-        print("".join(f"[{lang}] {line}\n" for line in shown(output, quiet)), end="", flush=True)
+
+    waiting = [threading.Thread(target=wait, args=(lang,)) for lang in jobs]
+    for thread in waiting:
+        thread.start()
+    for thread in waiting:
+        thread.join()
+    for lang, job in jobs.items():
+        print("".join(f"[{lang}] {line}\n" for line in shown(outputs[lang], quiet)), end="", flush=True)
         if job.returncode != 0:
             failed.append(lang)
     if failed:
