@@ -169,7 +169,7 @@ def on_page_content(html_, page, config, files):
 #   a chapter's three fonts 47 -> ~17 KB. A glyph a formula uses is never dropped: every character
 #   KaTeX draws is a character of its output, and the formulas are all rendered at build time.
 # Cached in .cache/katex-assets/ under the stylesheet or font, the characters or classes, this
-# file and fontTools', brotli's and tinycss2's versions.
+# file and fontTools', brotli's and tinycss2's versions; what each page uses (page_usage), under its HTML.
 KATEX_SPAN = re.compile(r'<span class="katex-html"')
 SPAN_TAG = re.compile(r"<(/?)span\b")
 TAG = re.compile(r"<[^>]*>")
@@ -196,15 +196,35 @@ def formulas(page_html: str) -> list[str]:
     return found
 
 
+def page_usage(text: str) -> tuple[str, list[str]]:
+    """(the characters of a page's formulas, sorted, as one string; the classes its HTML names),
+    cached in .cache/katex-assets/ under the page's HTML and this file: a rebuild after a
+    one-page edit scans that page and the print page only (the 100 others cost 0.2 s)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bookcache import Store, key, sources
+
+    store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__)]), text)
+    cached = store.get(k)
+    if cached is not None:
+        return tuple(json.loads(cached))
+    chars = set()
+    for formula in formulas(text):
+        chars.update(html.unescape(TAG.sub("", formula)))
+    usage = ("".join(sorted(chars)), sorted({name for attr in CLASS_ATTR.findall(text) for name in attr.split()}))
+    store.put(k, json.dumps(usage).encode("utf-8"))
+    return usage
+
+
 def site_usage(site_dir: Path) -> tuple[str, set[str]]:
     """(the characters of every formula on the built site's pages, sorted, as one string; every
     class any page's HTML names)."""
     chars, classes = set(EQUATION_NUMBERS), set()
     for path in sorted(Path(site_dir).rglob("*.html")):
-        text = path.read_text(encoding="utf-8")
-        classes.update(name for attr in CLASS_ATTR.findall(text) for name in attr.split())
-        for formula in formulas(text):
-            chars.update(html.unescape(TAG.sub("", formula)))
+        page_chars, page_classes = page_usage(path.read_text(encoding="utf-8"))
+        chars.update(page_chars)
+        classes.update(page_classes)
     chars.discard("\n")
     return "".join(sorted(chars)), classes
 
