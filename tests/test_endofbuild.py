@@ -116,3 +116,24 @@ def test_katex_usage_from_the_cache_follows_each_page(tmp_path, monkeypatch):
     assert "z" in again[0] and "y" not in again[0] and "another" in again[1] and "other" not in again[1]
     monkeypatch.setattr(bookcache, "CACHE", tmp_path / "empty")
     assert katex_math.site_usage(site) == again
+
+
+def test_class_values_are_what_the_word_boundary_pattern_finds():
+    """lean.class_values replaces ``CLASS_ATTR.findall`` (4x faster on the print page): the same
+    values, on random mixtures of attributes, quotes, word characters and CJK, and on built pages."""
+    pieces = ['class="', '"', "a", "x", " ", "-", "_", "页", "data-", "<p ", ">", "b c"]
+    rng = random.Random(3)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        assert lean.class_values(text) == lean.CLASS_ATTR.findall(text), repr(text)
+    for path in sorted((ROOT / "site").glob("*/*/index.html"))[:20]:
+        text = path.read_text(encoding="utf-8")
+        assert lean.class_values(text) == lean.CLASS_ATTR.findall(text), path
+
+
+def test_figure_imports_are_cached_under_the_source(tmp_path, monkeypatch):
+    monkeypatch.setattr(bookcache, "CACHE", tmp_path)
+    source = b"from .ch3 import a\nfrom attnkit.figures.ch4 import b\nimport attnkit.figures.ch5\n"
+    assert bookcache._direct_imports(source) == ["ch3.py", "ch4.py"] and list(tmp_path.rglob("*.imports.json"))
+    assert bookcache._direct_imports(source) == ["ch3.py", "ch4.py"]   # a hit
+    assert bookcache._direct_imports(source.replace(b"ch3", b"ch6")) == ["ch6.py", "ch4.py"]

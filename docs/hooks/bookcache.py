@@ -121,9 +121,17 @@ FIGURE_SHARED = ("__init__.py", "_style.py")     # every figure depends on these
 
 
 def _direct_imports(source: bytes) -> list[str]:
-    """Figure modules (file names) that a figure module's source imports itself."""
+    """Figure modules (file names) that a figure module's source imports itself. Cached in
+    .cache/figures/ under the source, this file and Python's version (parsing the 14 figure
+    modules cost every build 0.1 s)."""
     import ast
+    import json
 
+    store = Store("figures", ".imports.json")
+    k = key("figure-imports", 1, sources([Path(__file__)]), sys.version, source)
+    cached = store.get(k)
+    if cached is not None:
+        return json.loads(cached)
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
@@ -131,6 +139,7 @@ def _direct_imports(source: bytes) -> list[str]:
                 found.append(node.module.split(".")[0] + ".py")
             elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
                 found.append(node.module.split(".")[2] + ".py")
+    store.put(k, json.dumps(found).encode("utf-8"))
     return found
 
 

@@ -173,7 +173,6 @@ def on_page_content(html_, page, config, files):
 KATEX_SPAN = re.compile(r'<span class="katex-html"')
 SPAN_TAG = re.compile(r"<(/?)span\b")
 TAG = re.compile(r"<[^>]*>")
-CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
 EQUATION_NUMBERS = "()0123456789"   # katex.min.css: content:"(" counter(katexEqnNo) ")"
 
 
@@ -204,15 +203,16 @@ def page_usage(text: str) -> tuple[str, list[str]]:
 
     sys.path.insert(0, str(Path(__file__).parent))
     from bookcache import Store, key, sources
+    import lean
 
-    store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__)]), text)
+    store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__), Path(lean.__file__)]), text)
     cached = store.get(k)
     if cached is not None:
         return tuple(json.loads(cached))
     chars = set()
     for formula in formulas(text):
         chars.update(html.unescape(TAG.sub("", formula)))
-    usage = ("".join(sorted(chars)), sorted({name for attr in CLASS_ATTR.findall(text) for name in attr.split()}))
+    usage = ("".join(sorted(chars)), sorted({name for attr in lean.class_values(text) for name in attr.split()}))
     store.put(k, json.dumps(usage).encode("utf-8"))
     return usage
 

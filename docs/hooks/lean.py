@@ -54,9 +54,28 @@ PYODIDE_FENCE = (re.compile(r'<div class="pyodide"'), re.compile(r'class="[^"]*\
 EMPTY_MATHJAX = re.compile(r"<!-- Load mathjax -->\s*<script src=\"\"> </script>.*?<!-- End of mathjax configuration -->\n?", re.S)
 STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.S)
 CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
+_CLASS_FROM_TAG = re.compile(r'class="([^"]*)"')   # CLASS_ATTR without \b: searched 8x faster (see class_values)
+_WORD = re.compile(r"\w")
 CLASS_IN_SELECTOR = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
 VAR_USE = re.compile(r"var\(\s*(--[\w-]+)")
 KEEP_AT = {"media", "supports", "container", "layer"}
+
+
+def class_values(text: str) -> list[str]:
+    """``CLASS_ATTR.findall(text)``, the values of every ``class="..."``, found 4x faster: a
+    pattern that begins with ``\\b`` is tried at every character (44 ms on the print page).
+
+    >>> class_values('<p class="a b"><i data-class="c">xclass="d" class="e"</i>')
+    ['a b', 'c', 'e']
+    """
+    out, pos = [], 0
+    while (match := _CLASS_FROM_TAG.search(text, pos)) is not None:
+        if match.start() and _WORD.match(text, match.start() - 1):   # no word boundary: CLASS_ATTR moves on by one
+            pos = match.start() + 1
+            continue
+        out.append(match[1])
+        pos = match.end()
+    return out
 
 
 def _remove_indented(pattern: re.Pattern, text: str) -> str:
@@ -246,7 +265,7 @@ def trim_palette(css: str, palette) -> str:
 def trim_notebook(html: str, elsewhere: str = "") -> str:
     """A lab page without the empty MathJax loader, its notebook stylesheets trimmed to the page."""
     html = EMPTY_MATHJAX.sub("", html)
-    classes = {name for attr in CLASS_ATTR.findall(html) for name in attr.split()}
+    classes = {name for attr in class_values(html) for name in attr.split()}
 
     def trim(match):
         css = match[2]
@@ -358,7 +377,7 @@ def file_facts(text: str, script: bool) -> tuple[list[str], list[str], list[str]
     if cached is not None:
         return tuple(json.loads(cached))
     code = [text] if script else SCRIPT_BODY.findall(text)
-    names = set() if script else {name for attr in CLASS_ATTR.findall(text) for name in attr.split()}
+    names = set() if script else {name for attr in class_values(text) for name in attr.split()}
     names.update(token for part in code for token in TOKEN.findall(part))
     prefixes = {prefix for part in code for prefix in TEMPLATE_PREFIX.findall(part)}
     facts = (sorted(names), sorted(prefixes), sorted(set(CUSTOM_PROPERTY.findall(text))))
@@ -452,7 +471,13 @@ def _minify_own_css(config) -> None:
     for source in sorted(own.rglob("*.css")):
         target = site / source.relative_to(own)
         if target.is_file():
-            target.write_text(minify_css(source.read_text(encoding="utf-8")), encoding="utf-8")
+            text = source.read_text(encoding="utf-8")
+            k = key("minify-css", sources([Path(__file__)]), _version("tinycss2"), text)
+            cached = _TRIMMED.get(k)
+            if cached is None:
+                cached = minify_css(text).encode("utf-8")
+                _TRIMMED.put(k, cached)
+            target.write_bytes(cached)
 
 
 # The book's own scripts likewise (overrides/assets/**.js, readable ES modules and scripts):
