@@ -57,6 +57,17 @@ def build_or_explain(lang: str, site_dir: str) -> None:
 
     os.setpgrp()   # its own process group: serve stops the build with everything it started
     try:
+        _timed_build(lang, site_dir)
+    except MkDocsException as error:
+        print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
+
+
+def _timed_build(lang: str, site_dir: str) -> None:
+    """build_one, then the CPU seconds it took (this process and the figure workers and notebook
+    kernels it waited for) written to ``<site_dir>.cpu`` for tools/serve.py's log: on a shared
+    machine the wall time says more about the neighbours than about the build."""
+    try:
         profile = os.environ.get("BOOK_PROFILE")   # a folder: write a cProfile of each build there
         if profile:
             import cProfile
@@ -66,9 +77,9 @@ def build_or_explain(lang: str, site_dir: str) -> None:
                             str(Path(profile) / f"{lang}-{Path(site_dir).name}-{os.getpid()}.prof"))
         else:
             build_one(lang, site_dir)
-    except MkDocsException as error:
-        print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
-        raise SystemExit(1) from None
+    finally:
+        t = os.times()
+        Path(f"{site_dir}.cpu").write_text(f"{t.user + t.system + t.children_user + t.children_system:.2f}")
 
 
 def command(lang: str, site_dir: Path) -> list[str]:

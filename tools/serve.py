@@ -90,6 +90,8 @@ class Builder:
         self.pending.set()                      # the first build
         self.count = 0
         self.job = None
+        self.seen = time.perf_counter()         # when the first change since the last build start was seen
+        self.lock = threading.Lock()
         threading.Thread(target=self._loop, daemon=True).start()
 
     def stop(self):
@@ -102,13 +104,18 @@ class Builder:
                 pass
 
     def request(self):
-        self.pending.set()
+        with self.lock:
+            if not self.pending.is_set():
+                self.seen = time.perf_counter()
+            self.pending.set()
 
     def _loop(self):
         while True:
             self.pending.wait()
             time.sleep(0.05)                    # editors write a file in several steps
-            self.pending.clear()
+            with self.lock:
+                self.pending.clear()
+                seen = self.seen
             self.count += 1
             out = self.workdir / f"{self.lang}-{self.count}"
             start = time.perf_counter()
@@ -116,6 +123,9 @@ class Builder:
             job.start()
             job.join()
             seconds = time.perf_counter() - start
+            cpu_file = out.with_name(out.name + ".cpu")
+            cpu = cpu_file.read_text() if cpu_file.is_file() else "?"
+            cpu_file.unlink(missing_ok=True)
             if job.exitcode != 0:
                 self.log(f"{self.lang}: build FAILED after {seconds:.1f} s (exit {job.exitcode}); "
                          + ("still serving the last good build" if self.current else "nothing to serve until a build succeeds"))
@@ -129,7 +139,10 @@ class Builder:
                 self.version += 1
                 self.failed = False
                 self.changed.notify_all()
-            self.log(f"{self.lang}: built in {seconds:.1f} s (version {self.version})")
+            # the timeline of a reload: change seen by the watcher -> build started -> served
+            after = "" if self.version == 1 else (f", served {time.perf_counter() - seen:.2f} s after the change "
+                                                  f"was seen (its build started {start - seen:.2f} s after it)")
+            self.log(f"{self.lang}: built in {seconds:.1f} s, {cpu} s of CPU (version {self.version}){after}")
             if old is not None:
                 threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
 
