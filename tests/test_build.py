@@ -404,6 +404,19 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 
 
+def test_serve_goes_on_with_a_prepared_build_only_after_page_edits():
+    """A prepared build has loaded the config and run on_config (hooks, attnkit, the glossary,
+    the labs' sources read): only an edit of a Markdown page of its language leaves that valid."""
+    page_only = serve_tool.page_only
+    assert page_only(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
+    assert page_only(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
+    assert not page_only(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
+    for other in ("docs/zh/ch4/lab-heads.py", "docs/glossary.yml", "docs/hooks/macros.py", "mkdocs.yml", "mkdocs.en.yml",
+                  "attnkit/core.py", "snippets/ch3/qkv.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages"):
+        assert not page_only(ROOT / other, "zh") and not page_only(ROOT / other, "en"), other
+    assert not page_only(Path("/tmp/elsewhere.md"), "zh")
+
+
 class _StubBuilder:
     """What the serve handler needs of a Builder: a current site (or none, after a failure)."""
 
@@ -584,6 +597,11 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         for url, text in ((f"{base}/ch0/", "除以 √d_k（改名）"), (f"{base}/ch0/", "template edited while serving"),
                           (f"{base}/glossary/", "每读一个词就改写一次隐藏状态")):
             poll(url, lambda body, t=text.encode(): t in body)
+        # then a sentence of a page alone: the build that shows it goes on from a prepared config
+        # (tools/serve.py, Builder); the builds after the edits above may not (they read other files)
+        page = repo / "docs" / "zh" / "ch3" / "softmax.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n这句话是服务期间写的。\n", encoding="utf-8")
+        poll(page_url, lambda body: "这句话是服务期间写的".encode() in body)
         served_svg = fetch(figure_url)        # the page and the figure of one build
         served_page = fetch(page_url)
         cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
@@ -602,6 +620,9 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
     differ = [rel for rel in cold_tree
               if without_measurements(rel, served_tree.get(rel, b"")) != without_measurements(rel, cold_tree[rel])]
     assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
+    built = [line for line in (tmp_path / "serve.log").read_text(encoding="utf-8").splitlines() if ": built in " in line]
+    assert "prepared" not in built[1], built        # after the figure, listing, glossary, template edits: afresh
+    assert "config prepared before the edit" in built[-1], built   # after the page edit alone
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
     cold_page = (tmp_path / "cold" / "ch3" / "softmax" / "index.html").read_bytes()
     assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"

@@ -30,13 +30,23 @@ LANGS = ("zh", "en")
 def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
     """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``).
     Meant for a fresh process (a ``forkserver`` child of tools/serve.py)."""
+    from mkdocs.commands.build import build
+
+    config = _load(lang, site_dir, quiet)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+
+
+def _load(lang: str, site_dir: str, quiet: bool = True):
+    """The config, loaded as ``mkdocs build --strict`` loads it, the plugins started."""
     import logging
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     # This repository's attnkit, not whichever one the environment finds first (an editable
     # install may point at another clone): what `python -m mkdocs` in ROOT does with its cwd.
     sys.path.insert(0, str(ROOT))
-    from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     logging.basicConfig(format=f"[{lang}] %(levelname)-7s -  %(message)s")
@@ -44,8 +54,60 @@ def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
     logging.getLogger("mkdocs").setLevel(logging.WARNING if quiet else logging.INFO)
     config = load_config(config_file=str(CONFIGS[lang]), site_dir=site_dir, strict=True)
     config.plugins.on_startup(command="build", dirty=False)
+    return config
+
+
+PREPARED_UNUSABLE = 75   # exit code of a prepared build that cannot go on: serve builds afresh
+
+
+def build_when_told(lang: str, site_dir: str, conn) -> None:
+    """For tools/serve.py: a build prepared ahead of the next edit. Loads the config and runs the
+    plugins' ``on_config`` now (what a build does first: the hooks and attnkit imported, the
+    config read), then waits for a message on ``conn``: "go" builds on from there as
+    :func:`build_or_explain` would, anything else (or serve closing the pipe) ends it.
+
+    serve says "go" only when nothing that this preparation read changed since it started (see
+    tools/serve.py: only Markdown pages of this language). A preparation that failed or logged a
+    warning (--strict counts those) is never used: it exits with PREPARED_UNUSABLE after "go"
+    and serve builds afresh, which shows the message."""
+    import logging
+
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import MkDocsException
+
+    os.setpgrp()
+    mkdocs_log, warned, config = logging.getLogger("mkdocs"), [], None
+
+    class Held(logging.Handler):   # the preparation's messages: shown by the fresh build instead
+        def emit(self, record):
+            if record.levelno >= logging.WARNING:
+                warned.append(record)
+
+    held = Held()
+    mkdocs_log.addHandler(held)
+    mkdocs_log.propagate = False
     try:
-        build(config)
+        config = _load(lang, site_dir)
+        config = config.plugins.on_config(config)
+    except Exception:   # any failure: the fresh build reports it as MkDocs does
+        warned.append(None)
+    finally:
+        mkdocs_log.removeHandler(held)
+        mkdocs_log.propagate = True
+    try:
+        message = conn.recv()
+    except EOFError:
+        message = None
+    if message != "go" or warned:
+        if config is not None:
+            config.plugins.on_shutdown()
+        raise SystemExit(PREPARED_UNUSABLE if message == "go" else 0)
+    config.plugins.on_config = lambda config: config   # done above: build() goes on from on_pre_build
+    try:
+        _timed(lambda: build(config), lang, site_dir, since=os.times())
+    except MkDocsException as error:
+        print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
     finally:
         config.plugins.on_shutdown()
 
@@ -64,22 +126,27 @@ def build_or_explain(lang: str, site_dir: str) -> None:
 
 
 def _timed_build(lang: str, site_dir: str) -> None:
-    """build_one, then the CPU seconds it took (this process and the figure workers and notebook
-    kernels it waited for) written to ``<site_dir>.cpu`` for tools/serve.py's log: on a shared
-    machine the wall time says more about the neighbours than about the build."""
+    _timed(lambda: build_one(lang, site_dir), lang, site_dir)
+
+
+def _timed(run, lang: str, site_dir: str, since=None) -> None:
+    """``run()`` (a build), then the CPU seconds this process took (with the figure workers and
+    notebook kernels it waited for; from ``since``, an ``os.times()``, if given) written to
+    ``<site_dir>.cpu`` for tools/serve.py's log: on a shared machine the wall time says more
+    about the neighbours than about the build."""
     try:
         profile = os.environ.get("BOOK_PROFILE")   # a folder: write a cProfile of each build there
         if profile:
             import cProfile
 
             Path(profile).mkdir(parents=True, exist_ok=True)
-            cProfile.runctx("build_one(lang, site_dir)", globals(), {"lang": lang, "site_dir": site_dir},
+            cProfile.runctx("run()", globals(), {"run": run},
                             str(Path(profile) / f"{lang}-{Path(site_dir).name}-{os.getpid()}.prof"))
         else:
-            build_one(lang, site_dir)
+            run()
     finally:
-        t = os.times()
-        Path(f"{site_dir}.cpu").write_text(f"{t.user + t.system + t.children_user + t.children_system:.2f}")
+        cpu = [t.user + t.system + t.children_user + t.children_system for t in (os.times(), since) if t is not None]
+        Path(f"{site_dir}.cpu").write_text(f"{cpu[0] - sum(cpu[1:]):.2f}")
 
 
 def command(lang: str, site_dir: Path) -> list[str]:

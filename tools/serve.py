@@ -15,6 +15,9 @@ How it stays fast and never stale:
   the content-keyed caches (docs/hooks/bookcache.py) make the rebuild take seconds.
 * A build writes into a new folder; the server switches to it only when it succeeded. A failed
   build prints its error and the last good site stays up.
+* The next build is prepared while the reader looks at this one (config loaded, hooks and
+  attnkit imported, the plugins' ``on_config`` run) and used only if every edit since is a
+  Markdown page of its language (:class:`Builder`).
 * Pages get one external script (/__serve__/reload.js, no inline script) that waits for the
   next build of its language and reloads.
 """
@@ -77,8 +80,36 @@ def langs_for(path: Path) -> set[str]:
     return set(LANGS)
 
 
+def page_only(path: Path, lang: str) -> bool:
+    """Whether ``path`` is a Markdown page of ``lang`` (docs/<lang>/**.md): the one kind of edit a
+    prepared build (:class:`Builder`) may go on after. Loading the config and running the plugins'
+    ``on_config`` reads the configs, the hooks, attnkit, tools/, overrides/, the glossary and the
+    labs (docs/<lang>/**/lab-*.py), never a page: MkDocs reads the pages after ``on_config``."""
+    try:
+        rel = path.resolve().relative_to(ROOT).parts
+    except ValueError:
+        return False
+    return rel[:2] == ("docs", lang) and path.suffix == ".md"
+
+
+def _stamp() -> tuple[str, str]:
+    """What else ``on_config`` reads: the date and the commit (docs/hooks/offline_pdf.py puts
+    both on the print cover)."""
+    import subprocess
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    return time.strftime("%Y-%m-%d", time.gmtime()), head
+
+
 class Builder:
-    """One language: rebuild on request, in a fresh forked process, and publish the result."""
+    """One language: rebuild on request, in a fresh forked process, and publish the result.
+
+    The next build is prepared while the reader looks at this one: a forked process loads the
+    config and runs the plugins' ``on_config`` (the hooks and attnkit imported, 0.2-0.3 s of a
+    reload) and waits (tools/build.py: build_when_told). When the edits since then are all
+    Markdown pages of this language (:func:`page_only`) and the date and commit are the same,
+    it is told to go on, so what it loaded is what a fresh build would load; after any other
+    edit it is dropped and a fresh process builds, as without it."""
 
     def __init__(self, lang: str, workdir: Path, ctx, log):
         self.lang, self.workdir, self.ctx, self.log = lang, workdir, ctx, log
@@ -90,24 +121,57 @@ class Builder:
         self.pending.set()                      # the first build
         self.count = 0
         self.job = None
+        self.prepared = None                    # (process, pipe, folder, stamp) of the prepared build
         self.seen = time.perf_counter()         # when the first change since the last build start was seen
+        self.edits: list[Path] = []             # every change seen since the last build started
         self.lock = threading.Lock()
         threading.Thread(target=self._loop, daemon=True).start()
 
     def stop(self):
         """End a running build and every process it started (figure workers, notebook kernels)."""
-        job = self.job
-        if job is not None and job.is_alive():
-            try:
-                os.killpg(job.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+        prepared = self.prepared
+        for job in (self.job, prepared[0] if prepared else None):
+            if job is not None and job.is_alive():
+                try:
+                    os.killpg(job.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
 
-    def request(self):
+    def request(self, path: Path | None = None):
         with self.lock:
             if not self.pending.is_set():
                 self.seen = time.perf_counter()
+            self.edits.append(path)
             self.pending.set()
+
+    def _folder(self) -> Path:
+        self.count += 1
+        return self.workdir / f"{self.lang}-{self.count}"
+
+    def _prepare(self) -> None:
+        out = self._folder()
+        mine, theirs = self.ctx.Pipe()
+        stamp = _stamp()
+        job = self.ctx.Process(target=book_build.build_when_told, args=(self.lang, str(out), theirs))
+        job.start()
+        theirs.close()
+        self.prepared = (job, mine, out, stamp)
+
+    def _drop_prepared(self) -> None:
+        job, pipe, out, _ = self.prepared
+        self.prepared = None
+        pipe.close()
+        try:                                    # with what it started (the KaTeX renderer): no CPU taken from the fresh build
+            os.killpg(job.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        threading.Thread(target=job.join, daemon=True).start()
+
+    def _fresh(self):
+        out = self._folder()
+        job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
+        job.start()
+        return job, out
 
     def _loop(self):
         while True:
@@ -115,13 +179,27 @@ class Builder:
             time.sleep(0.05)                    # editors write a file in several steps
             with self.lock:
                 self.pending.clear()
-                seen = self.seen
-            self.count += 1
-            out = self.workdir / f"{self.lang}-{self.count}"
+                seen, edits, self.edits = self.seen, self.edits, []
             start = time.perf_counter()
-            job = self.job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
-            job.start()
+            usable = (self.prepared is not None and self.prepared[0].is_alive()
+                      and all(path is not None and page_only(path, self.lang) for path in edits)
+                      and self.prepared[3] == _stamp())
+            if usable:
+                job, pipe, out, _ = self.prepared
+                self.prepared = None
+                pipe.send("go")
+                pipe.close()
+            else:
+                if self.prepared is not None:
+                    self._drop_prepared()
+                job, out = self._fresh()
+            self.job = job
             job.join()
+            if usable and job.exitcode == book_build.PREPARED_UNUSABLE:   # its preparation warned or failed
+                shutil.rmtree(out, ignore_errors=True)
+                job, out = self._fresh()
+                self.job = job
+                job.join()
             seconds = time.perf_counter() - start
             cpu_file = out.with_name(out.name + ".cpu")
             cpu = cpu_file.read_text() if cpu_file.is_file() else "?"
@@ -133,6 +211,7 @@ class Builder:
                 with self.changed:
                     self.failed = True
                     self.changed.notify_all()
+                self._prepare()
                 continue
             old, self.current = self.current, out
             with self.changed:
@@ -142,9 +221,11 @@ class Builder:
             # the timeline of a reload: change seen by the watcher -> build started -> served
             after = "" if self.version == 1 else (f", served {time.perf_counter() - seen:.2f} s after the change "
                                                   f"was seen (its build started {start - seen:.2f} s after it)")
-            self.log(f"{self.lang}: built in {seconds:.1f} s, {cpu} s of CPU (version {self.version}){after}")
+            how = ", config prepared before the edit" if usable else ""
+            self.log(f"{self.lang}: built in {seconds:.1f} s, {cpu} s of CPU{how} (version {self.version}){after}")
             if old is not None:
                 threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
+            self._prepare()
 
     def wait_built(self, version: int, timeout: float) -> bool:
         """Block until a version newer than ``version`` is served (True) or ``timeout`` (False)."""
@@ -273,7 +354,7 @@ def watch(builders: dict[str, Builder], log):
                 except ValueError:
                     continue
                 for lang in langs & builders.keys():
-                    builders[lang].request()
+                    builders[lang].request(path)
 
     observer = Observer()
     handler = OnChange()

@@ -62,8 +62,9 @@ KEEP_AT = {"media", "supports", "container", "layer"}
 
 
 def class_values(text: str) -> list[str]:
-    """``CLASS_ATTR.findall(text)``, the values of every ``class="..."``, found 4x faster: a
-    pattern that begins with ``\\b`` is tried at every character (44 ms on the print page).
+    """``CLASS_ATTR.findall(text)``, the values of every ``class="..."``, in less than half the
+    time: a pattern that begins with ``\\b`` is tried at every character (41 -> 18 ms of CPU on
+    the print page).
 
     >>> class_values('<p class="a b"><i data-class="c">xclass="d" class="e"</i>')
     ['a b', 'c', 'e']
