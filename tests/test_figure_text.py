@@ -7,6 +7,8 @@ too small for its labels at 375 px must open at full size when tapped (docs/hook
 assets/figure-zoom.js): the test taps it, measures the labels there and closes it with Escape.
 Widgets draw live SVG <text> and HTML: their rendered font sizes are measured directly.
 The print page is left out: it is the PDF's source, where figures are printed at paper size.
+tests/test_pages.py runs label_problems on every page of both languages, in the visit that
+runs the other per-page checks.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import re
 
 import pytest
 
-from browser import SITE, launch, serve_site
-from test_axe import SETTLE, TAGS, inject_axe, site_pages
+from browser import SITE
+from test_axe import TAGS, inject_axe
 
 MIN_PX = 9.0
 PT_TO_PX = 4 / 3
@@ -97,76 +99,78 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def site():
-    with serve_site() as base, launch() as browser:
-        yield base, browser
+class Seen:
+    """What the label check met on the pages of one language, to prove it was not vacuous."""
+
+    def __init__(self):
+        self.figures = 0      # figures shown on screen
+        self.zoomed = 0       # opened full size by a tap
+        self.widgets = set()  # every widget on the pages
+        self.measured_in = set()   # widgets whose labels were measured
+        self.svg_text = set()      # (widget, "chart" / "attention map") drawn as SVG text and measured
+
+    def problems(self, lang: str) -> list[str]:
+        found = []
+        if not (self.figures and self.zoomed):
+            found.append(f"{lang}: figures shown: {self.figures}, opened full size: {self.zoomed}")
+        if not self.widgets or not self.widgets <= self.measured_in:
+            found.append(f"{lang}: widgets whose labels were not measured: {self.widgets - self.measured_in}")
+        # The drawn labels (SVG text) include the train-gpt widget's attention maps (the letters
+        # of the sequence, drawn from data.before on load).
+        expected = {("train-gpt", "attention map"), ("train-gpt", "chart"), ("positions", "chart")}
+        if not expected <= self.svg_text:
+            found.append(f"{lang}: SVG labels not measured: {expected - self.svg_text}")
+        return found
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_no_label_under_9px_on_a_phone(site, lang):
-    base, browser = site
-    page = browser.new_page(width=375, height=740)
-    page.set_default_timeout(60000)
-    label_pt = figure_label_pt()
-    problems, figures_seen, zoomed = [], 0, 0
-    widgets, measured_in, svg_text = set(), set(), set()   # every widget on the site, those whose labels were measured
-    for path in site_pages():
-        if path.startswith("/en/") != (lang == "en") or "print_page" in path:
+def label_problems(page, base: str, path: str, label_pt: dict[str, float], seen: Seen) -> list[str]:
+    """Labels under 9 CSS px on the loaded, settled page at 375 px (figures tapped open full size
+    when they are too small inline). tests/test_pages.py runs it on every page but the print page."""
+    problems = []
+    measured = page.evaluate(MEASURE)
+    seen.widgets.update(page.evaluate("() => [...document.querySelectorAll('[data-widget]')].map((w) => w.dataset.widget)"))
+    for label in measured["labels"]:
+        seen.measured_in.add(label["widget"])
+        if label.get("svg"):
+            seen.svg_text.add((label["widget"], label["svg"]))
+        if label["px"] < MIN_PX:
+            problems.append(f"{path} widget {label['widget']}: {label['text']!r} at {label['px']:.1f} px")
+    for fig in measured["figures"]:
+        seen.figures += 1
+        pt = label_pt[fig["src"]]
+        inline = pt * PT_TO_PX * fig["width"] / fig["natural"]
+        if inline >= MIN_PX:
             continue
-        page.goto(base + path, wait_until="load")
-        page.wait_for_function(SETTLE)
-        measured = page.evaluate(MEASURE)
-        widgets.update(page.evaluate("() => [...document.querySelectorAll('[data-widget]')].map((w) => w.dataset.widget)"))
-        for label in measured["labels"]:
-            measured_in.add(label["widget"])
-            if label.get("svg"):
-                svg_text.add((label["widget"], label["svg"]))
-            if label["px"] < MIN_PX:
-                problems.append(f"{path} widget {label['widget']}: {label['text']!r} at {label['px']:.1f} px")
-        for fig in measured["figures"]:
-            figures_seen += 1
-            pt = label_pt[fig["src"]]
-            inline = pt * PT_TO_PX * fig["width"] / fig["natural"]
-            if inline >= MIN_PX:
-                continue
-            if not fig["zoom"]:
-                problems.append(f"{path} {fig['src']}: labels at {inline:.1f} px and no full-size view")
-                continue
-            # Tap the figure as a reader would; the full-size view must show the labels at ≥ 9 px.
-            link = page.locator('a.attn-zoom:has(img[src*="figures/"])').filter(
-                has=page.locator(f'img[src$="{fig["src"].rsplit("/", 1)[1]}"]')).first
-            link.scroll_into_view_if_needed()
-            link.click()
-            dialog = page.locator("dialog.attn-zoom-dialog[open]")
-            dialog.wait_for()
-            page.wait_for_function("() => document.querySelector('dialog[open] img').complete")
-            big = dialog.evaluate("""d => { const img = d.querySelector("img"), frame = d.querySelector(".attn-zoom-dialog__frame");
-              const s = getComputedStyle(img);
-              return { width: img.getBoundingClientRect().width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight),
-                       natural: img.naturalWidth, scrolls: frame.scrollWidth > frame.clientWidth,
-                       frameWidth: frame.clientWidth }; }""")
-            if not page.evaluate("() => typeof axe !== 'undefined'"):
-                inject_axe(page, base)
-            found = page.evaluate("""async (tags) => (await axe.run(document.querySelector("dialog[open]"),
-                { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] })).violations.map(v => v.id)""", TAGS)
-            if found:
-                problems.append(f"{path} {fig['src']}: axe in the full-size view: {found}")
-            full = pt * PT_TO_PX * big["width"] / big["natural"]
-            if full < MIN_PX:
-                problems.append(f"{path} {fig['src']}: labels at {full:.1f} px in the full-size view")
-            if big["width"] > big["frameWidth"] and not big["scrolls"]:
-                problems.append(f"{path} {fig['src']}: the full-size view is cut off and does not scroll")
-            page.keyboard.press("Escape")
-            page.wait_for_function("() => !document.querySelector('dialog.attn-zoom-dialog[open]')")
-            if not page.evaluate("() => document.activeElement && document.activeElement.matches('a.attn-zoom')"):
-                problems.append(f"{path} {fig['src']}: focus did not return to the figure after Escape")
-            zoomed += 1
-    assert figures_seen and zoomed, f"figures shown: {figures_seen}, opened full size: {zoomed}"
-    # Every widget had its labels measured, and the drawn ones (SVG text) include the train-gpt
-    # widget's attention maps (the letters of the sequence, drawn from data.before on load).
-    assert widgets and widgets <= measured_in, f"widgets whose labels were not measured: {widgets - measured_in}"
-    assert {("train-gpt", "attention map"), ("train-gpt", "chart"), ("positions", "chart")} <= svg_text, svg_text
-    assert not problems, f"{len(problems)} labels too small at 375 px ({lang}):\n" + "\n".join(problems)
-    assert not page.outside and not page.errors, (page.outside, page.errors)
+        if not fig["zoom"]:
+            problems.append(f"{path} {fig['src']}: labels at {inline:.1f} px and no full-size view")
+            continue
+        # Tap the figure as a reader would; the full-size view must show the labels at ≥ 9 px.
+        link = page.locator('a.attn-zoom:has(img[src*="figures/"])').filter(
+            has=page.locator(f'img[src$="{fig["src"].rsplit("/", 1)[1]}"]')).first
+        link.scroll_into_view_if_needed()
+        link.click()
+        dialog = page.locator("dialog.attn-zoom-dialog[open]")
+        dialog.wait_for()
+        page.wait_for_function("() => document.querySelector('dialog[open] img').complete")
+        big = dialog.evaluate("""d => { const img = d.querySelector("img"), frame = d.querySelector(".attn-zoom-dialog__frame");
+          const s = getComputedStyle(img);
+          return { width: img.getBoundingClientRect().width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight),
+                   natural: img.naturalWidth, scrolls: frame.scrollWidth > frame.clientWidth,
+                   frameWidth: frame.clientWidth }; }""")
+        if not page.evaluate("() => typeof axe !== 'undefined'"):
+            inject_axe(page, base)
+        found = page.evaluate("""async (tags) => (await axe.run(document.querySelector("dialog[open]"),
+            { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] })).violations.map(v => v.id)""", TAGS)
+        if found:
+            problems.append(f"{path} {fig['src']}: axe in the full-size view: {found}")
+        full = pt * PT_TO_PX * big["width"] / big["natural"]
+        if full < MIN_PX:
+            problems.append(f"{path} {fig['src']}: labels at {full:.1f} px in the full-size view")
+        if big["width"] > big["frameWidth"] and not big["scrolls"]:
+            problems.append(f"{path} {fig['src']}: the full-size view is cut off and does not scroll")
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.querySelector('dialog.attn-zoom-dialog[open]')")
+        if not page.evaluate("() => document.activeElement && document.activeElement.matches('a.attn-zoom')"):
+            problems.append(f"{path} {fig['src']}: focus did not return to the figure after Escape")
+        seen.zoomed += 1
+    return problems

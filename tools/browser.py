@@ -101,7 +101,8 @@ class Browser:
     def new_page(self, width: int = 1280, height: int = 900, dark: bool = False, csp: bool = False) -> Page:
         """A page in a fresh context. The site's Content-Security-Policy forbids eval, which
         Playwright's ``wait_for_function("an expression")`` uses, so it is bypassed unless
-        ``csp=True``: tests/test_csp.py loads every page with the policy in force."""
+        ``csp=True``: tests/test_pages.py loads every page with the policy in force (Playwright 1.56
+        and later evaluate a waited-for function once, which a policy without eval allows)."""
         context = self._browser.new_context(
             viewport={"width": width, "height": height},
             color_scheme="dark" if dark else "light",
