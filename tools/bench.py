@@ -12,6 +12,10 @@ load average beside it (the machine is shared; a figure means little without it)
 
     python tools/bench.py            # everything
     python tools/bench.py --no-tests # skip the test suite part
+    python tools/bench.py --reload   # only make serve's start and reloads, with this repository's caches
+
+Beside each reload, the CPU seconds its build took after the change (from make serve's log): on
+a shared machine the wall time measures the neighbours too.
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ def load() -> str:
     return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-def report(what: str, seconds: float) -> None:
-    print(f"{what:44s} {seconds:7.1f} s   ({load()})", flush=True)
+def report(what: str, seconds: float, note: str = "") -> None:
+    print(f"{what:44s} {seconds:7.1f} s   ({load()}){note}", flush=True)
 
 
 def fetch(url: str) -> bytes:
@@ -97,7 +101,7 @@ def builds(repo: Path, env: dict) -> None:
     build(repo, env, "warm rebuild (nothing changed), both")
 
 
-def serve(repo: Path, env: dict) -> None:
+def serve(repo: Path, env: dict, repeat: int = 1) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -118,6 +122,14 @@ def serve(repo: Path, env: dict) -> None:
     def wait(url, changed):
         return wait_for(url, changed, failed=failed)
 
+    def cpu(lang: str) -> str:
+        """The CPU seconds of the last build of ``lang`` (make serve's log), as a note."""
+        import re
+
+        found = re.findall(rf"serve: {lang}: built in [\d.]+ s, ([\d.?]+) s of CPU(, config prepared)?",
+                           log.read_text(encoding="utf-8", errors="replace"))
+        return f"   build CPU {found[-1][0]} s{' (prepared)' if found[-1][1] else ''}" if found else ""
+
     try:
         zh, en = f"{base}/ch3/softmax/", f"{base}/en/ch3/softmax/"
         wait(zh, lambda body: b"<html" in body)
@@ -126,11 +138,21 @@ def serve(repo: Path, env: dict) -> None:
         report("serve: first English page served", time.perf_counter() - start)
         stamp = str(int(time.time()))
         edit(repo / "docs/zh/ch3/softmax.md", None, f"\n这是一句新写的话{stamp}。\n")
-        report("serve: sentence edit (zh) visible", wait(zh, lambda b: f"新写的话{stamp}".encode() in b))
-        edit(repo / "docs/en/ch3/softmax.md", None, f"\nA sentence written just now {stamp}.\n")
-        report("serve: sentence edit (en) visible", wait(en, lambda b: f"written just now {stamp}".encode() in b))
+        for n in range(repeat):
+            time.sleep(1)   # the reader looks at the page (the next build is prepared meanwhile)
+            edit(repo / "docs/zh/ch3/softmax.md", None, f"\n这是一句新写的话{stamp}{n}。\n")
+            seconds = wait(zh, lambda b: f"新写的话{stamp}{n}".encode() in b)
+            time.sleep(0.3)   # the log line is written just after the site is switched
+            report("serve: sentence edit (zh) visible", seconds, cpu("zh"))
+            time.sleep(1)
+            edit(repo / "docs/en/ch3/softmax.md", None, f"\nA sentence written just now {stamp}{n}.\n")
+            seconds = wait(en, lambda b: f"written just now {stamp}{n}".encode() in b)
+            time.sleep(0.3)
+            report("serve: sentence edit (en) visible", seconds, cpu("en"))
         edit(repo / "snippets/ch3/softmax_cake.py", None, f'print("edited {stamp}")\n')
-        report("serve: listing edit visible (zh page)", wait(zh, lambda b: f"edited {stamp}".encode() in b))
+        seconds = wait(zh, lambda b: f"edited {stamp}".encode() in b)
+        time.sleep(0.3)
+        report("serve: listing edit visible (zh page)", seconds, cpu("zh"))
         figure = f"{base}/figures/ch3-softmax-amplify.svg"
         before = fetch(figure)
         edit(repo / "attnkit/figures/ch3.py", '"① 原始得分"', '"① 原始的得分"')
@@ -174,11 +196,16 @@ def tests(repo: Path, env: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-tests", action="store_true", help="skip timing the test suite")
+    parser.add_argument("--reload", action="store_true",
+                        help="only make serve's start and its reloads (3 sentence edits per language), with a copy of this repository's caches")
     args = parser.parse_args()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     print(f"bench: {os.cpu_count()} cores, {load()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
-        repo = book_build.copy_repo(Path(tmp) / "repo", caches=False)
+        repo = book_build.copy_repo(Path(tmp) / "repo", caches=args.reload)
+        if args.reload:
+            serve(repo, env, repeat=3)
+            return
         builds(repo, env)
         serve(repo, env)
         if not args.no_tests:

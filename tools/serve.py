@@ -125,17 +125,23 @@ class Builder:
         self.seen = time.perf_counter()         # when the first change since the last build start was seen
         self.edits: list[Path] = []             # every change seen since the last build started
         self.lock = threading.Lock()
+        self.stopped = False
         threading.Thread(target=self._loop, daemon=True).start()
 
     def stop(self):
-        """End a running build and every process it started (figure workers, notebook kernels)."""
+        """End a running build and every process it started (figure workers, notebook kernels),
+        and the prepared one; start no other."""
+        with self.lock:
+            self.stopped = True
         prepared = self.prepared
+        if prepared:
+            prepared[1].close()                 # a prepared build waiting for "go" ends at once
         for job in (self.job, prepared[0] if prepared else None):
             if job is not None and job.is_alive():
                 try:
                     os.killpg(job.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
+                except ProcessLookupError:      # just started, not yet in its own process group
+                    job.terminate()
 
     def request(self, path: Path | None = None):
         with self.lock:
@@ -152,10 +158,13 @@ class Builder:
         out = self._folder()
         mine, theirs = self.ctx.Pipe()
         stamp = _stamp()
-        job = self.ctx.Process(target=book_build.build_when_told, args=(self.lang, str(out), theirs))
-        job.start()
+        with self.lock:
+            if self.stopped:
+                return
+            job = self.ctx.Process(target=book_build.build_when_told, args=(self.lang, str(out), theirs))
+            job.start()
+            self.prepared = (job, mine, out, stamp)
         theirs.close()
-        self.prepared = (job, mine, out, stamp)
 
     def _drop_prepared(self) -> None:
         job, pipe, out, _ = self.prepared
@@ -163,14 +172,17 @@ class Builder:
         pipe.close()
         try:                                    # with what it started (the KaTeX renderer): no CPU taken from the fresh build
             os.killpg(job.pid, signal.SIGTERM)
-        except ProcessLookupError:
+        except ProcessLookupError:              # not yet in its own process group: the closed pipe ends it
             pass
         threading.Thread(target=job.join, daemon=True).start()
 
     def _fresh(self):
         out = self._folder()
-        job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
-        job.start()
+        with self.lock:
+            if self.stopped:
+                raise SystemExit   # ends this builder's thread: the server is stopping
+            job = self.job = self.ctx.Process(target=book_build.build_or_explain, args=(self.lang, str(out)))
+            job.start()
         return job, out
 
     def _loop(self):
@@ -185,20 +197,25 @@ class Builder:
                       and all(path is not None and page_only(path, self.lang) for path in edits)
                       and self.prepared[3] == _stamp())
             if usable:
-                job, pipe, out, _ = self.prepared
-                self.prepared = None
-                pipe.send("go")
+                with self.lock:
+                    if self.stopped:
+                        return
+                    job, pipe, out, _ = self.prepared
+                    self.job, self.prepared = job, None
+                try:
+                    pipe.send("go")
+                except OSError:                 # it ended meanwhile, without building: built afresh below
+                    usable = None
                 pipe.close()
             else:
                 if self.prepared is not None:
                     self._drop_prepared()
                 job, out = self._fresh()
-            self.job = job
             job.join()
-            if usable and job.exitcode == book_build.PREPARED_UNUSABLE:   # its preparation warned or failed
+            if usable is None or usable and job.exitcode == book_build.PREPARED_UNUSABLE:   # its preparation warned or failed
                 shutil.rmtree(out, ignore_errors=True)
+                usable = False
                 job, out = self._fresh()
-                self.job = job
                 job.join()
             seconds = time.perf_counter() - start
             cpu_file = out.with_name(out.name + ".cpu")
