@@ -9,9 +9,10 @@ checked too; tabbed blocks are scanned with every tab shown in turn. Each page i
 1280 px, then resized to 375 px (Material's layout and the widgets follow the width through CSS
 alone) and scanned again.
 
-The light palette is scanned by tests/test_pages.py, which loads every page once for all of its
-per-page browser checks; this module holds the scanner and scans the dark palette. The print
-page, the whole book on one page for the PDF, is scanned at 1280 px only: every part of it is
+The light palette is scanned by tests/test_pages.py, in the visit that runs its other per-page
+checks; this module holds the scanner and scans every page in the dark palette, loaded with
+prefers-color-scheme: dark. (Scanning dark in the same visit, after a click on the palette
+switch, took as long: the switch and its transitions cost what a load saves.) The print page, the whole book on one page for the PDF, is scanned at 1280 px only: every part of it is
 also a page of its own that is scanned at both widths, and it is printed on A4, never read at
 375 px. A JSON report of what failed, and the time each page took, goes to
 test-artifacts/axe/<palette>-<lang>.json.
@@ -57,6 +58,40 @@ SETTLE = """() => {
     && document.fonts.status === "loaded";
 }"""
 
+# Lay out every block the stylesheet lets the browser skip while it is off screen
+# (content-visibility: auto, overrides/assets/book.css), as a reader who scrolls past it sees it,
+# so that what is measured and scanned is the whole page. Returns the blocks that, drawn, are
+# larger than the block by more than its overflow-clip-margin (on screen they would be clipped),
+# or taller than the height they hold while skipped (docs/hooks/layout_hints.py: a short estimate
+# puts their text over the next blocks for axe-core, axe-core#2768). With ``again`` true it only
+# measures the blocks revealed before (after a resize).
+REVEAL = """(again) => {
+  const problems = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (again ? el.dataset.revealed !== "yes" : getComputedStyle(el).contentVisibility !== "auto") continue;
+    el.style.contentVisibility = "visible";
+    el.dataset.revealed = "yes";
+    const style = getComputedStyle(el);
+    const margin = parseFloat(style.overflowClipMargin) || 0;
+    const what = `${el.tagName.toLowerCase()}.${el.className || ""} "${el.textContent.trim().slice(0, 40)}"`;
+    if (el.scrollWidth > el.clientWidth + margin + 1 || el.scrollHeight > el.clientHeight + margin + 1) {
+      problems.push(`${what}: content ${el.scrollWidth}x${el.scrollHeight} px in ${el.clientWidth}x${el.clientHeight}`);
+    }
+    const held = parseFloat(style.containIntrinsicBlockSize.replace("auto", ""));
+    if (held && el.getBoundingClientRect().height > held + 1) {
+      problems.push(`${what}: ${Math.round(el.getBoundingClientRect().height)} px tall, holds ${Math.round(held)} px ` +
+                    `while skipped (${el.getAttribute("style")}): raise the estimate in docs/hooks/layout_hints.py`);
+    }
+  }
+  return problems;
+}"""
+
+
+def reveal(page, again: bool = False) -> list[str]:
+    """Run REVEAL on the page; the blocks that would be clipped, with the page's width."""
+    return [f"@ {page.viewport_size['width']} px: {c}" for c in page.evaluate(REVEAL, again)]
+
+
 RUN = """async (tags) => {
   const options = { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] };
   const found = [];
@@ -101,29 +136,33 @@ def widths(path: str) -> tuple[int, ...]:
     return WIDTHS[:1] if path.rstrip("/").endswith("print_page") else WIDTHS
 
 
-def open_settled(page, base: str, path: str) -> None:
-    """Load ``path`` at 1280 px, open every fold, wait for widgets, fonts and transitions."""
+def open_settled(page, base: str, path: str) -> list[str]:
+    """Load ``path`` at 1280 px and settle it (see settle)."""
     page.set_viewport_size({"width": WIDTHS[0], "height": 900})
     page.goto(base + path, wait_until="load")
-    settle(page)
+    return settle(page)
 
 
-def settle(page) -> None:
-    """Open every fold, wait for widgets and fonts, then for transitions to end."""
+def settle(page) -> list[str]:
+    """Open every fold, wait for widgets and fonts, lay out every block (REVEAL), then wait for
+    transitions to end. Returns the blocks whose content would be clipped on screen."""
     page.wait_for_function(SETTLE, timeout=30000)
+    clipped = reveal(page)
     # Opening folds and Material's nav start CSS transitions: scanned mid-way, a link can be
     # measured against a colour it only passes through (CI once saw #040404 on #212121 in the
     # light palette). Wait until every finite animation or transition has ended.
     page.wait_for_function(SETTLED)
+    return clipped
 
 
-def scan(page, base: str, path: str) -> dict[int, list[dict]]:
+def scan(page, base: str, path: str, backwards: bool = False) -> dict[int, list[dict]]:
     """axe's violations on a loaded, settled page at each width: {1280: [...], 375: [...]}.
-    Leaves the page at the last width."""
+    ``backwards`` scans the widths in the other order (375 px first: where the page already is).
+    Leaves the page at the last width scanned."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         inject_axe(page, base)
     found = {}
-    for width in widths(path):
+    for width in widths(path)[::-1] if backwards else widths(path):
         if page.viewport_size["width"] != width:
             page.set_viewport_size({"width": width, "height": 900})
             # Material's drawer and nav slide into their phone layout: wait until the transitions end.
@@ -171,8 +210,6 @@ def test_site_pages_are_discovered_from_the_build():
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_axe_finds_no_wcag_violation_in_the_dark_palette(lang):
-    """The light palette is scanned in tests/test_pages.py, in the same visit as the other
-    per-page checks; the dark one here, each page loaded with prefers-color-scheme: dark."""
     paths = [p for p in site_pages() if p.startswith("/en/") == (lang == "en")]
     failures, seconds = {}, {}
     start = time.perf_counter()

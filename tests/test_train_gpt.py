@@ -10,6 +10,7 @@ import pytest
 
 from attnkit import tinygpt
 from book import ROOT, load_file
+from test_axe import reveal
 
 SITE = ROOT / "site"
 PAGE = {"zh": "/ch8/train-in-browser/", "en": "/en/ch8/train-in-browser/"}
@@ -131,6 +132,7 @@ def test_chinese_labels_phone_width_dark_and_print_form(browser):
     start = page.locator("[data-widget='train-gpt'] [data-action='start']")
     assert start.inner_text() == "开始训练"
     assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == tinygpt.BOOK["n_heads"]   # before training, from the build
+    assert not reveal(page)   # lay out what is off screen too (content-visibility), nothing clipped
     width = page.locator("[data-widget='train-gpt']").evaluate("e => e.scrollWidth")
     assert width <= 375
     page.emulate_media(media="print")

@@ -19,6 +19,7 @@ from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
 from attnkit.core import spread_evenly
 from attnkit.toy_heads import TOUR_SENTENCES, attend_heads, tour_sentence
 from book import DOCS, LANGS, ROOT, pages, load_file
+from test_axe import reveal
 
 WIDGETS = ROOT / "overrides" / "assets" / "widgets"
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))   # a site built elsewhere (-d), if set
@@ -164,6 +165,7 @@ def open_tour(site, lang="zh", width=1280, dark=False):
     page.goto(base + ("/en/tour/" if lang == "en" else "/tour/"))
     page.wait_for_function("document.querySelectorAll('[data-widget]').length > 0 && "
                            "[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    reveal(page)   # every widget drawn, as after the reader scrolled to it (content-visibility skips those off screen)
     return page
 
 
@@ -429,6 +431,7 @@ def test_widgets_survive_instant_navigation_and_print(site):
 @pytest.mark.parametrize("lang", LANGS)
 def test_widgets_fit_a_phone_in_dark_mode(site, lang):
     page = open_tour(site, lang, width=375, dark=True)
+    assert not reveal(page, again=True)   # no widget is larger than its box (it would be clipped)
     for widget in page.locator("[data-widget]").all():
         overflow = widget.evaluate("e => e.scrollWidth - e.clientWidth")
         assert overflow <= 1, f"{widget.get_attribute('data-widget')} is {overflow}px wider than a 375px phone"

@@ -469,7 +469,7 @@ KNOWN_PAGE_HANDLERS = {
                       "docs/hooks/listings.py"},
     "page_content": {"mkdocs_print_site_plugin.plugin", "docs/hooks/i18n.py", "docs/hooks/labs.py",
                      "docs/hooks/glossary.py", "docs/hooks/katex_math.py", "docs/hooks/print_only.py",
-                     "docs/hooks/a11y.py", "docs/hooks/offline_pdf.py"},
+                     "docs/hooks/a11y.py", "docs/hooks/offline_pdf.py", "docs/hooks/layout_hints.py"},
 }
 
 
