@@ -12,10 +12,10 @@ alone) and scanned again.
 The light palette is scanned by tests/test_pages.py, in the visit that runs its other per-page
 checks; this module holds the scanner and scans every page in the dark palette, loaded with
 prefers-color-scheme: dark. (Scanning dark in the same visit, after a click on the palette
-switch, took as long: the switch and its transitions cost what a load saves.) The print page, the whole book on one page for the PDF, is scanned at 1280 px only: every part of it is
-also a page of its own that is scanned at both widths, and it is printed on A4, never read at
-375 px. A JSON report of what failed, and the time each page took, goes to
-test-artifacts/axe/<palette>-<lang>.json.
+switch, took as long: the switch and its transitions cost what a load saves.) The print page,
+the whole book on one page for the PDF, is scanned at 1280 px only: every part of it is also a
+page of its own that is scanned at both widths, and it is printed on A4, never read at 375 px.
+A JSON report of what failed, and the time each page took, goes to test-artifacts/axe/<palette>-<lang>.json.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ REVEAL = """(again) => {
 
 
 def reveal(page, again: bool = False) -> list[str]:
-    """Run REVEAL on the page; the blocks that would be clipped, with the page's width."""
+    """Run REVEAL on the page: the blocks that would be clipped or hold too little, with the width."""
     return [f"@ {page.viewport_size['width']} px: {c}" for c in page.evaluate(REVEAL, again)]
 
 
@@ -155,14 +155,13 @@ def settle(page) -> list[str]:
     return clipped
 
 
-def scan(page, base: str, path: str, backwards: bool = False) -> dict[int, list[dict]]:
+def scan(page, base: str, path: str) -> dict[int, list[dict]]:
     """axe's violations on a loaded, settled page at each width: {1280: [...], 375: [...]}.
-    ``backwards`` scans the widths in the other order (375 px first: where the page already is).
     Leaves the page at the last width scanned."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         inject_axe(page, base)
     found = {}
-    for width in widths(path)[::-1] if backwards else widths(path):
+    for width in widths(path):
         if page.viewport_size["width"] != width:
             page.set_viewport_size({"width": width, "height": 900})
             # Material's drawer and nav slide into their phone layout: wait until the transitions end.

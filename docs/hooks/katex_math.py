@@ -212,7 +212,7 @@ def page_usage(text: str) -> tuple[str, list[str]]:
     chars = set()
     for formula in formulas(text):
         chars.update(html.unescape(TAG.sub("", formula)))
-    usage = ("".join(sorted(chars)), sorted({name for attr in lean.class_values(text) for name in attr.split()}))
+    usage = ("".join(sorted(chars)), sorted(lean.class_names(text)))
     store.put(k, json.dumps(usage).encode("utf-8"))
     return usage
 

@@ -79,6 +79,15 @@ def class_values(text: str) -> list[str]:
     return out
 
 
+def class_names(text: str) -> set[str]:
+    """Every class name in ``text``'s ``class="..."`` attributes.
+
+    >>> sorted(class_names('<p class="a b"><i class="b c">'))
+    ['a', 'b', 'c']
+    """
+    return {name for attr in class_values(text) for name in attr.split()}
+
+
 def _remove_indented(pattern: re.Pattern, text: str) -> str:
     """``text`` without the matches of ``pattern`` and the spaces and tabs just before each, as
     ``re.sub(r"[ \\t]*" + pattern, "", text)`` would remove them, but searched from the tag on.
@@ -266,7 +275,7 @@ def trim_palette(css: str, palette) -> str:
 def trim_notebook(html: str, elsewhere: str = "") -> str:
     """A lab page without the empty MathJax loader, its notebook stylesheets trimmed to the page."""
     html = EMPTY_MATHJAX.sub("", html)
-    classes = {name for attr in class_values(html) for name in attr.split()}
+    classes = class_names(html)
 
     def trim(match):
         css = match[2]
@@ -378,7 +387,7 @@ def file_facts(text: str, script: bool) -> tuple[list[str], list[str], list[str]
     if cached is not None:
         return tuple(json.loads(cached))
     code = [text] if script else SCRIPT_BODY.findall(text)
-    names = set() if script else {name for attr in class_values(text) for name in attr.split()}
+    names = set() if script else class_names(text)
     names.update(token for part in code for token in TOKEN.findall(part))
     prefixes = {prefix for part in code for prefix in TEMPLATE_PREFIX.findall(part)}
     facts = (sorted(names), sorted(prefixes), sorted(set(CUSTOM_PROPERTY.findall(text))))
