@@ -39,10 +39,11 @@ def test_no_link_or_load_is_rooted_at_the_server_root():
 def test_site_url_with_a_sub_path_keeps_english_under_en():
     i18n = load_file(ROOT / "docs" / "hooks" / "i18n.py")
     for given in ("https://example.github.io/seeing-attention/", "https://example.github.io/seeing-attention"):
-        en = SimpleNamespace(theme={"language": "en"}, site_url=given)
+        en = SimpleNamespace(theme={"language": "en"}, site_url=given, mdx_configs={"toc": {"permalink": True}})
         assert i18n.on_config(en).site_url == "https://example.github.io/seeing-attention/en/"
-        zh = SimpleNamespace(theme={"language": "zh"}, site_url=given)
+        zh = SimpleNamespace(theme={"language": "zh"}, site_url=given, mdx_configs={"toc": {"permalink": True}})
         assert i18n.on_config(zh).site_url == given
+        assert zh.mdx_configs["toc"] == {"permalink": True, "permalink_title": "本节的链接"}   # and the permalinks speak Chinese
 
 
 PAGE_STATE = """() => ({

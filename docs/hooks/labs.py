@@ -11,10 +11,14 @@
 * Removes the mermaid loader that nbconvert's template puts on every notebook page: it would
   import mermaid from a CDN if a notebook ever held a diagram, and the book loads nothing from
   outside the site.
+* Speaks the book's language on each cell's copy button: mkdocs-jupyter's template names it
+  "Copy to Clipboard" and says "Copied!" in every book (and writes a stray comma attribute); the
+  button gets the words Material's own copy buttons use in that language.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import re
@@ -79,10 +83,36 @@ def fixed_cell_ids(html: str) -> str:
     return CELL_ID.sub(lambda m: f'id="cell-id=cell-{next(count)}"', html)
 
 
+COPY_BUTTON = re.compile(r'<clipboard-copy\b[^>]*?\baria-label="Copy to Clipboard"[^>]*>')
+COPY_FOR = re.compile(r'\bfor="([^"]*)"')
+COPIED = re.compile(r'<span class="notice" hidden(?:="")?>Copied!</span>')
+
+
+@functools.cache
+def material_words(lang: str) -> dict[str, str]:
+    """Material's translations for ``lang`` (its partials/languages/<lang>.html), e.g. "clipboard.copy"."""
+    import material
+    source = Path(material.__file__).parent / "templates" / "partials" / "languages" / f"{lang}.html"
+    return dict(re.findall(r'^\s*"([\w.]+)": "(.*)",?$', source.read_text(encoding="utf-8"), re.M))
+
+
+def localized_copy_buttons(page_html: str, lang: str) -> str:
+    """Each notebook cell's copy button in the book's language.
+
+    >>> localized_copy_buttons('<clipboard-copy ,="" aria-label="Copy to Clipboard" for="cell-1"><span class="notice" hidden="">Copied!</span>', "zh")
+    '<clipboard-copy for="cell-1" aria-label="复制"><span class="notice" hidden>已复制</span>'
+    """
+    words = material_words(lang)
+    copy, copied = html.escape(words["clipboard.copy"]), html.escape(words["clipboard.copied"])
+    page_html = COPY_BUTTON.sub(lambda m: f'<clipboard-copy for="{COPY_FOR.search(m[0])[1]}" aria-label="{copy}">', page_html)
+    return COPIED.sub(f'<span class="notice" hidden>{copied}</span>', page_html)
+
+
 def on_page_content(html, page, config, files):
     # on the page content, so that the print page (docs/hooks/offline_pdf.py) gets the alt texts too
     if not is_lab(page.file.src_uri):
         return html
+    html = localized_copy_buttons(html, config.theme["language"])
     return fixed_cell_ids(add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri))
 
 
