@@ -81,3 +81,14 @@ def test_labels_and_tooltips_speak_the_page_language(lang):
             found.setdefault(value, []).append(page.relative_to(SITE).as_posix())
     assert read > 40, f"only {read} built pages of {lang}: run make build first"
     assert not found, "\n".join(f"{value} on {len(set(where))} pages, e.g. {where[0]}" for value, where in found.items())
+
+
+@pytest.mark.parametrize("lang, heading", [("zh", "找不到这一页"), ("en", "This page isn't here")])
+def test_not_found_page_speaks_its_book_language(lang, heading):
+    """A mistyped address lands on a page in the reader's language that leads back into the book
+    (Material's own 404 says "404 - Not found" in every language)."""
+    from browser import SITE
+    html = ((SITE / "en" if lang == "en" else SITE) / "404.html").read_text(encoding="utf-8")
+    assert f"<h1>{heading}</h1>" in html and "Not found" not in html
+    home = "/en/" if lang == "en" else "/"
+    assert f'href="{home}."' in html and f'href="{home}tour/"' in html, "the 404 page should link the home page and the tour"
