@@ -32,6 +32,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from statistics import median
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
@@ -85,12 +86,6 @@ def lighthouse(url: str) -> dict:
             "tbt": audits["total-blocking-time"]["numericValue"],
             "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
             "held": observed["observedLoad"] < observed["observedFirstContentfulPaint"]}
-
-
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def lighthouse_runs(url: str, runs: int) -> str:
