@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from book import DOCS, nav_files, pages, structure
+from book import DOCS, ROOT, load_file, nav_files, pages, structure
 
 
 def test_same_pages():
@@ -92,3 +92,64 @@ def test_not_found_page_speaks_its_book_language(lang, heading):
     assert f"<h1>{heading}</h1>" in html and "Not found" not in html
     home = "/en/" if lang == "en" else "/"
     assert f'href="{home}."' in html and f'href="{home}tour/"' in html, "the 404 page should link the home page and the tour"
+
+
+# A screen reader reads a passage in the voice of its language (WCAG 2.1 3.1.2, Language of
+# Parts, level AA; axe-core cannot check it): docs/hooks/a11y.py gives a run of the other
+# language's text its own lang. This reads every built page as a browser would, so text that
+# reaches a page some other way (a template, a plugin, a hook after a11y.py) is found too. The
+# book's bilingual name, in the header, the navigation's title and the window title, is a name.
+def unmarked_foreign_text(html: str, lang: str) -> list[str]:
+    """Text of ``html`` in the other language, outside an element that says so with ``lang``.
+
+    >>> unmarked_foreign_text('<p>见《The Illustrated Transformer》和 <span lang="en">The Annotated Transformer</span></p>', "zh")
+    ['见《The Illustrated Transformer》和']
+    >>> unmarked_foreign_text('<p>the <span lang="zh">简体中文</span> book, or 中文</p>', "en")
+    ['book, or 中文']
+    """
+    from html.parser import HTMLParser
+
+    a11y = load_file(ROOT / "docs" / "hooks" / "a11y.py")
+    run = a11y.FOREIGN_RUN[lang][0]
+    found: list[str] = []
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=False)
+            self.stack: list[bool] = []   # per open element: is its text left alone?
+
+        def handle_starttag(self, tag, attrs):
+            if tag in a11y.VOID:
+                return
+            a = dict(attrs)
+            classes = (a.get("class") or "").split()
+            alone = (tag in a11y.NOT_PROSE or tag == "title" or bool(a11y.NOT_PROSE_CLASS.search(f'class="{a.get("class") or ""}"'))
+                     or {"md-header__topic", "md-nav__title", "md-ellipsis"} & set(classes) or a.get("lang") is not None)
+            self.stack.append(bool(alone) or bool(self.stack and self.stack[-1]))
+
+        def handle_endtag(self, tag):
+            if tag not in a11y.VOID and self.stack:
+                self.stack.pop()
+
+        def handle_data(self, data):
+            text = " ".join(data.split())
+            if not (self.stack and self.stack[-1]) and run.search(text):
+                found.append(text[:80])
+
+    Reader().feed(html)
+    return found
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_text_in_the_other_language_says_so(lang):
+    from browser import SITE
+    root = SITE / "en" if lang == "en" else SITE
+    found: dict[str, list[str]] = {}
+    for page in sorted(root.rglob("*.html")):
+        relative = page.relative_to(SITE).parts
+        if "assets" in relative or "print_page" in relative or (lang == "zh" and relative[0] == "en"):
+            continue
+        for text in unmarked_foreign_text(page.read_text(encoding="utf-8"), lang):
+            found.setdefault(page.relative_to(SITE).as_posix(), []).append(text)
+    assert not found, "text in the other language without lang= (wrap it in <span lang=\"...\">):\n" + "\n".join(
+        f"{where}: {texts[:3]}" for where, texts in found.items())

@@ -12,6 +12,8 @@ page with axe-core; tests/test_figure_text.py measures figure and widget labels 
   ("表格，可左右滚动" / "Table, scrolls sideways"; assets/a11y.css lets Material's box overflow).
   Runs in ``on_page_content`` after the math hook and before offline_pdf.py hands the page to
   the print page, so the print page has them too.
+* Text in the other language says so (WCAG 3.1.2, Language of Parts; see ``language_of_parts``):
+  a screen reader then reads an English title in the Chinese book with an English voice.
 * Figures open at full size on a phone (see ``on_post_page`` below).
 """
 
@@ -48,7 +50,57 @@ def on_page_content(html, page, config, files):
     if 'class="highlight-ipynb' in html:
         html = NOTEBOOK_CODE.sub(code_cell, html)
     html = TABLE.sub(table, html)
-    return DISPLAY_MATH.sub(formula, html)
+    return language_of_parts(DISPLAY_MATH.sub(formula, html), config.theme["language"])
+
+
+# Language of parts. A page's <html lang> names its book's language; a passage in the other one
+# gets its own lang, so that a screen reader switches voice: in the Chinese book a run of three or
+# more English words (a paper's title, the example sentence "The animal didn't cross the street
+# ..."), in the English book a run of Chinese characters (the Chinese sources in the references).
+# Shorter runs are names and technical terms (Transformer, softmax, GPT-2), which WCAG exempts.
+# Code, formulas and an element that already has a lang are left as they are.
+# tests/test_parity.py checks every built page for text in the other language without its lang.
+_WORD = r"[A-Za-z](?:[\w'’.-]|&#?\w+;)*"
+FOREIGN_RUN = {"zh": (re.compile(rf"{_WORD}(?:[ ,:;!?–—-]+{_WORD}){{2,}}"), "en"),
+               "en": (re.compile(r"(?:[A-Za-z0-9]+(?=[\u3400-\u9fff]))?[\u3400-\u9fff]"
+                                 r"(?:[\u3400-\u9fff\u3000-\u303f\uff00-\uffef\u2018-\u201d\w ·—…/+-]*[\u3400-\u9fff\u3000-\u303f\uff00-\uffef\u201d])?"), "zh")}
+_TOKEN = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>|[^<]+|<", re.S)
+NOT_PROSE = {"script", "style", "pre", "code", "svg", "math", "kbd", "samp", "textarea"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+NOT_PROSE_CLASS = re.compile(r'\bclass="[^"]*\b(?:katex|arithmatex|highlight|highlight-ipynb|clipboard-copy-txt)\b')
+
+
+def language_of_parts(html: str, lang: str) -> str:
+    """``html`` with each run of the other language's text wrapped in ``<span lang="...">``.
+
+    >>> language_of_parts("<p>论文《Attention Is All You Need》提出了 Transformer。</p>", "zh")
+    '<p>论文《<span lang="en">Attention Is All You Need</span>》提出了 Transformer。</p>'
+    >>> language_of_parts('<p>李宏毅. 自注意力机制与Transformer课程[EB/OL]. Bilibili, 2024.</p>', "en")
+    '<p><span lang="zh">李宏毅</span>. <span lang="zh">自注意力机制与Transformer课程</span>[EB/OL]. Bilibili, 2024.</p>'
+    >>> language_of_parts('<p>B站UP主. 动画讲解GPT/Transformer系列视频</p>', "en")
+    '<p><span lang="zh">B站UP主</span>. <span lang="zh">动画讲解GPT/Transformer系列视频</span></p>'
+    >>> language_of_parts('<code>for a in b if c</code><p lang="en">one two three</p>', "zh")
+    '<code>for a in b if c</code><p lang="en">one two three</p>'
+    """
+    run, other = FOREIGN_RUN[lang]
+    out, stack = [], []   # stack: (tag, text inside is left alone)
+    for token in _TOKEN.finditer(html):
+        text, closing, tag = token[0], token[1], (token[2] or "").lower()
+        if tag:
+            if closing:
+                for i in range(len(stack) - 1, -1, -1):   # close the innermost element of that name
+                    if stack[i][0] == tag:
+                        del stack[i:]
+                        break
+            elif tag not in VOID and not text.endswith("/>"):
+                attrs = token[3] or ""
+                alone = (tag in NOT_PROSE or bool(NOT_PROSE_CLASS.search(attrs)) or " lang=" in attrs
+                         or bool(stack and stack[-1][1]))
+                stack.append((tag, alone))
+        elif not text.startswith("<") and not (stack and stack[-1][1]) and run.search(text):
+            text = run.sub(lambda m: f'<span lang="{other}">{m[0]}</span>', text)
+        out.append(text)
+    return "".join(out)
 
 # Figures on a phone: a figure drawn for a page 700 px wide shows its labels at 3–7 CSS px on a
 # 375 px screen. Each figure on a screen page is wrapped in a link to its own SVG; a tap (or
