@@ -23,6 +23,8 @@ import re
 
 from mkdocs.plugins import event_priority
 
+from layout_hints import VOID   # the elements without an end tag
+
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
 TABLE = re.compile(r"<table>.*?</table>", re.S)
@@ -66,7 +68,6 @@ FOREIGN_RUN = {"zh": (re.compile(rf"{_WORD}(?:[ ,:;!?–—-]+{_WORD}){{2,}}"), 
                                  r"(?:[\u3400-\u9fff\u3000-\u303f\uff00-\uffef\u2018-\u201d\w ·—…/+-]*[\u3400-\u9fff\u3000-\u303f\uff00-\uffef\u201d])?"), "zh")}
 _TOKEN = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>|[^<]+|<", re.S)
 NOT_PROSE = {"script", "style", "pre", "code", "svg", "math", "kbd", "samp", "textarea"}
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 NOT_PROSE_CLASS = re.compile(r'\bclass="[^"]*\b(?:katex|arithmatex|highlight|highlight-ipynb|clipboard-copy-txt)\b')
 
 
