@@ -7,6 +7,7 @@ calls it; the test process keeps its own attnkit untouched).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -50,8 +51,7 @@ def test_two_processes_asking_for_the_same_call_compute_it_once(tmp_path):
 def test_memoized_figure_workers_draw_the_same_bytes(tmp_path):
     """render_figure (memoized computations, as the build's workers draw) gives exactly
     render_svg's bytes, on a miss and on a hit; ch3-softmax-saturation calls two of them."""
-    figures_hook = (HOOKS / "figures.py").read_text(encoding="utf-8")
-    assert '"attnkit.measure.scaling_experiment"' in figures_hook
+    assert "attnkit.measure.scaling_experiment" in bookcache.MEMOIZED
     code = """
         import bookcache, sys
         from attnkit.figures import render_svg
@@ -78,11 +78,69 @@ def test_memoize_accepts_only_attnkit_functions_outside_the_figures(name):
 
 
 def test_the_memoized_names_are_attnkit_functions():
-    figures_hook = load_file(HOOKS / "figures.py", "figures_hook_memo")
     import importlib
 
-    for name in figures_hook.MEMOIZED:
+    for name in bookcache.MEMOIZED:
         module, _, attr = name.rpartition(".")
         assert module.startswith("attnkit.") and not module.startswith("attnkit.figures"), name
         fn = getattr(importlib.import_module(module), attr)
         assert callable(fn) and fn.__module__ == module, name
+
+
+def test_a_default_given_or_left_out_is_one_call(tmp_path):
+    """The figures call train_two_heads(start), the lab train_two_heads(start, steps=800, lr=5.0,
+    seed=3): the same call, so one entry. A different value is another call; a memo of a
+    memoized function (a page's memo after memoize) computes once, without waiting on itself."""
+    calls = tmp_path / "calls.txt"
+    code = f"""
+        import bookcache
+        def train(start, steps=800, lr=5.0, seed=3):
+            with open({str(calls)!r}, "a") as f:
+                f.write(f"{{start}} {{seed}}\\n")
+            return (start, steps, lr, seed)
+        a = bookcache.memo(train, "same")
+        b = bookcache.memo(train, "same", steps=800, lr=5.0, seed=3)
+        c = bookcache.memo(train, "same", 800, 5.0, 3)
+        d = bookcache.memo(train, "same", seed=4)
+        import functools
+        wrapped = functools.wraps(train)(functools.partial(bookcache.memo, train))
+        wrapped._memoized = True
+        e = bookcache.memo(wrapped, "random")
+        print(a == b == c, d[3], e[0])
+    """
+    job = python(code, tmp_path / "cache")
+    out, err = job.communicate(timeout=120)
+    assert job.returncode == 0, err[-3000:]
+    assert out.split() == ["True", "4", "random"], (out, err)
+    assert calls.read_text().splitlines() == ["same 3", "same 4", "random 3"]
+
+
+def test_the_labs_kernels_memoize_and_merge_printed_lines(tmp_path):
+    """What exec_cache writes for the labs works: its IPython startup file, run as IPython runs it
+    in each kernel, memoizes MEMOIZED with this repository's attnkit first on the path; its
+    nbconvert config survives mkdocs-jupyter's own settings, so ExecutePreprocessor merges a
+    cell's printed lines into one output (a lab prints the same page however fast it prints)."""
+    code = f"""
+        import json, os, sys
+        sys.path.insert(0, {str(HOOKS)!r})
+        import exec_cache
+        exec_cache._lab_environment()
+        startup = os.path.join(os.environ["IPYTHONDIR"], "profile_default", "startup", "00-book-memo.py")
+        namespace = {{}}
+        exec(compile(open(startup).read(), startup, "exec"), namespace)
+        import attnkit.heads
+        from mkdocs_jupyter.nbconvert2 import get_nbconvert_app
+        from mkdocs_jupyter.preprocessors import SubCell
+        from nbconvert import HTMLExporter
+        app = get_nbconvert_app(execute=True, allow_errors=False)
+        exporter = HTMLExporter(config=app.config, preprocessors=[SubCell])   # as mkdocs-jupyter makes it
+        ran = [type(p).__name__ for p in exporter._preprocessors if p.enabled]
+        print(json.dumps([getattr(attnkit.heads.train_two_heads, "_memoized", False),
+                          sys.path[0] == {str(ROOT)!r}, attnkit.heads.__file__.startswith({str(ROOT)!r}),
+                          sorted(k for k in namespace if not k.startswith("__")),
+                          ran[ran.index("ExecutePreprocessor") + 1]]))
+    """
+    job = python(code, tmp_path / "cache")
+    out, err = job.communicate(timeout=120)
+    assert job.returncode == 0, err[-3000:]
+    assert json.loads(out.splitlines()[-1]) == [True, True, True, [], "CoalesceStreamsPreprocessor"], (out, err[-2000:])

@@ -173,7 +173,8 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
     target = Path(target).resolve()
     staging = target.with_name(f".{target.name}.building")
     shutil.rmtree(staging, ignore_errors=True)
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    # BOOK_BUILDS_AT_ONCE: each language's figure workers take their share of the cores
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOK_BUILDS_AT_ONCE=str(len(langs)))
     started, jobs = {}, {}
     for lang in langs:
         started[lang] = time.perf_counter()

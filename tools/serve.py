@@ -397,6 +397,9 @@ def main() -> None:
 
     os.environ["SITE_URL"] = f"http://{args.host}:{args.port}/"
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    # an edit that redraws figures rebuilds every language served: each build's figure workers
+    # take their share of the cores (docs/hooks/figures.py). Set before the forkserver starts.
+    os.environ["BOOK_BUILDS_AT_ONCE"] = str(len(langs))
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(PRELOAD)
     # Python 3.11's forkserver ignores the parent's sys.path while preloading: give it tools/.

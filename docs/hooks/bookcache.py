@@ -207,6 +207,29 @@ class Store:
 
 
 _MEMO = Store("memo", ".pickle")
+# The expensive, pure attnkit computations behind the figures, listings and labs (from a profile
+# of drawing the figures: each took 0.4-3.7 s). The figure workers, the build (its listings) and
+# the lab notebooks' kernels memoize them (:func:`memoize`), so the two languages compute each
+# call once and share it with the pages, which call attnkit through :func:`memo` too.
+# Performance only: the SVGs and outputs are the same bytes. Not
+# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function;
+# shared, whichever process measured first (a figure worker or the build) would decide the
+# number that 9.4's page prints.
+MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
+            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
+
+
+def _arguments(fn, args: tuple, kwargs: dict):
+    """The call as ``fn`` sees it, defaults filled in: ``f("same")``, ``f("same", seed=3)`` and
+    ``f("same", 800, 5.0, 3)`` are one call (one memo entry) when those are the defaults."""
+    import inspect
+
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):   # no signature, or a call fn would reject: key it as given
+        return args, sorted(kwargs.items())
+    bound.apply_defaults()
+    return list(bound.arguments.items())
 
 
 def memo(fn, *args, **kwargs):
@@ -215,9 +238,12 @@ def memo(fn, *args, **kwargs):
     functions of attnkit only (a training run from a seed, a measurement). Arguments or a
     result that cannot be pickled are simply not cached. Two processes that ask for the same
     call at the same moment (the two languages of a parallel build) compute it once: the
-    second waits for the first's result (a lock file beside the entry)."""
+    second waits for the first's result (a lock file beside the entry). The arguments are keyed
+    as the function binds them (:func:`_arguments`): a default given or left out is one call."""
+    if getattr(fn, "_memoized", False):   # already a memo of its function (memoize(), then a page's memo)
+        return fn(*args, **kwargs)
     try:
-        call = pickle.dumps((args, sorted(kwargs.items())), protocol=5)
+        call = pickle.dumps(_arguments(fn, args, kwargs), protocol=5)
     except Exception:
         return fn(*args, **kwargs)
     k = key("memo", attnkit_digest(figures=False), environment(), fn.__module__, fn.__qualname__, call)
@@ -255,12 +281,13 @@ _MEMOIZED: set[str] = set()
 
 
 def memoize(names: Iterable[str]) -> None:
-    """Replace each attnkit function named ``"attnkit.module.function"`` by :func:`memo` of it,
-    in its module and wherever a loaded attnkit module imported it by name. For the figure
-    workers: the expensive, pure computations behind the figures (a training run, a
-    measurement) are then done once for both languages and shared with the pages, which call
-    them through :func:`memo` too. Keys stay right: :func:`memo` keys by attnkit without
-    attnkit/figures/, so only functions outside attnkit/figures/ are accepted."""
+    """Replace each attnkit function named ``"attnkit.module.function"`` (:data:`MEMOIZED`) by
+    :func:`memo` of it, in its module and wherever a loaded attnkit module imported it by name.
+    For the figure workers, the build's listings and the labs' kernels: the expensive, pure
+    computations (a training run, a measurement) are then done once for both languages and
+    shared with the pages, which call them through :func:`memo` too. Keys stay right:
+    :func:`memo` keys by attnkit without attnkit/figures/, so only functions outside
+    attnkit/figures/ are accepted."""
     import importlib
 
     for name in names:
@@ -274,6 +301,7 @@ def memoize(names: Iterable[str]) -> None:
         if not callable(fn) or getattr(fn, "__module__", None) != module_name:
             raise ValueError(f"memoize: {name!r} is not a function defined in {module_name}")
         wrapper = functools.wraps(fn)(functools.partial(memo, fn))
+        wrapper._memoized = True
         for loaded in list(sys.modules.values()):
             if getattr(loaded, "__name__", "").startswith("attnkit"):
                 for global_name, value in list(vars(loaded).items()):

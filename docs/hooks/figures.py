@@ -30,21 +30,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, environment,
+from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, MEMOIZED, Store, attnkit_digest, environment,
                        imported_figure_modules as _imported_figure_modules, key, python, sources)
 
 log = logging.getLogger("mkdocs.hooks.figures")
 FIGURE_DIR = ATTNKIT / "figures"
 SVG = Store("figures", ".svg")
-# The expensive, pure attnkit computations behind the figures (from a profile of drawing them
-# all: each took 0.4-3.7 s). Workers memoize them (bookcache.memoize), so the two languages and
-# the pages compute each once; a figure that reaches them only through its own module's
-# helpers is not affected. Performance only: the SVGs are the same bytes. Not
-# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function;
-# shared, whichever process measured first (a figure worker or the build) would decide the
-# number that 9.4's page prints.
-MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
-            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
 REGISTRY = Store("figures", ".json")
 
 
@@ -107,7 +98,11 @@ def on_files(files, config):
         jobs = [(fig_id, str(SVG.path(keys[fig_id]))) for fig_id in missing]
         (jobdir / "jobs.json").write_text(json.dumps({"lang": lang, "jobs": jobs, "memoized": MEMOIZED}))
         code = f"import bookcache; bookcache.draw_figures({str(jobdir / 'jobs.json')!r})"
-        n = max(1, min(len(missing), os.cpu_count() or 1))
+        # the cores this build may use: tools/build.py and tools/serve.py build both languages at
+        # once and say so (BOOK_BUILDS_AT_ONCE=2). Measured on two cores, a cold build: four
+        # workers drew the figures in 61 CPU-s, two in 51 (the same work, less switching).
+        cores = (os.cpu_count() or 1) // max(1, int(os.environ.get("BOOK_BUILDS_AT_ONCE") or 1))
+        n = max(1, min(len(missing), cores))
         _state.update(jobdir=jobdir, jobs={fig_id: keys[fig_id] for fig_id in missing},
                       workers=[subprocess.Popen(python(code)) for _ in range(n)])
     for fig_id in sorted(keys):
