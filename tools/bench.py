@@ -4,7 +4,10 @@ Works in a temporary copy of the repository (tools/build.py: copy_repo) and prin
 load average beside it (the machine is shared; a figure means little without it):
 
 * cold build (no caches) of each language alone and of both together, then a warm rebuild
-  with nothing changed;
+  with nothing changed, each with the CPU seconds it used (its processes and all they started);
+* the floor under a cold build: each language's figures drawn in one fresh process with
+  nothing else to do, plus the warm rebuild's CPU, divided by the cores. No cold build of this
+  book on this machine can be faster (it draws every figure and does the warm build's work);
 * ``make serve``: time until the first page is served, then the time from saving an edit to the
   served page or figure showing it: a sentence (zh, en), a listing, a figure function;
 * the test suite: the fast part (`make check`) and the browser part (with one pytest worker per
@@ -13,6 +16,7 @@ load average beside it (the machine is shared; a figure means little without it)
     python tools/bench.py            # everything
     python tools/bench.py --no-tests # skip the test suite part
     python tools/bench.py --reload   # only make serve's start and reloads, with this repository's caches
+    python tools/bench.py --floor    # only the floor under a cold build (a warm rebuild, the figures alone)
 
 Beside each reload, the CPU seconds its build took after the change (from make serve's log): on
 a shared machine the wall time measures the neighbours too.
@@ -80,25 +84,75 @@ def clean_caches(repo: Path) -> None:
             shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
 
 
-def build(repo: Path, env: dict, label: str, *args: str) -> float:
-    start = time.perf_counter()
-    result = subprocess.run([sys.executable, "tools/build.py", *args], cwd=repo, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
+def children_cpu() -> float:
+    """CPU seconds of every finished child process and what it waited for (figure workers, kernels)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_timed(command: list[str], repo: Path, env: dict, label: str) -> tuple[float, float, str]:
+    """Wall and CPU seconds of ``command`` (in ``repo``), and its output; a failure ends the bench."""
+    cpu, start = children_cpu(), time.perf_counter()
+    result = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True)
+    seconds, cpu = time.perf_counter() - start, children_cpu() - cpu
     if result.returncode != 0:
         raise SystemExit(f"bench: {label} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
-    report(label, seconds)
-    return seconds
+    return seconds, cpu, result.stdout
+
+
+def build(repo: Path, env: dict, label: str, *args: str) -> tuple[float, float]:
+    seconds, cpu, _ = run_timed([sys.executable, "tools/build.py", *args], repo, env, label)
+    report(label, seconds, f"  {cpu:.1f} CPU-s")
+    return seconds, cpu
 
 
 def builds(repo: Path, env: dict) -> None:
     """Each language cold on its own, both cold together (in parallel, as `make build`), then a
-    warm rebuild of both with nothing changed."""
+    warm rebuild of both with nothing changed, then the floor under the cold build."""
     for lang in ("zh", "en"):
         clean_caches(repo)
         build(repo, env, f"cold build, {lang} alone", "--lang", lang)
     clean_caches(repo)
     build(repo, env, "cold build, both languages (parallel)")
-    build(repo, env, "warm rebuild (nothing changed), both")
+    _, warm_cpu = build(repo, env, "warm rebuild (nothing changed), both")
+    floor(repo, env, warm_cpu)
+
+
+FIGURES_ALONE = """
+import sys, time
+sys.path[:0] = [{root!r}, {hooks!r}]
+import bookcache, attnkit.figures as figures
+start = time.process_time()
+for fig_id in sorted(figures.FIGURES):
+    bookcache.render_figure(fig_id, {lang!r}, bookcache.MEMOIZED)
+print(time.process_time() - start)
+"""
+
+
+def floor(repo: Path, env: dict, warm_cpu: float) -> None:
+    """The least CPU a cold build does: every figure drawn (each language in one process, alone,
+    the memoized computations done once, as in a build) and the warm rebuild's work; over the
+    cores, the shortest cold build possible. The figures' part is matplotlib laying out and
+    drawing 2 x 42 figures; the warm part is MkDocs and the hooks with every cache hit."""
+    import shutil
+
+    cache = Path(tempfile.mkdtemp(prefix="bench-floor-"))
+    try:
+        drawn = {}
+        for lang in ("zh", "en"):
+            code = FIGURES_ALONE.format(root=str(repo), hooks=str(repo / "docs" / "hooks"), lang=lang)
+            seconds, cpu, out = run_timed([sys.executable, "-c", code], repo, dict(env, BOOK_CACHE=str(cache)),
+                                          f"figures alone ({lang})")
+            drawn[lang] = cpu
+            report(f"figures alone, {lang} (one process)", seconds, f"  {cpu:.1f} CPU-s ({float(out):.1f} drawing)")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    cores = os.cpu_count() or 1
+    total = sum(drawn.values()) + warm_cpu
+    report(f"floor: (figures + warm build) / {cores} cores", total / cores,
+           f"  {sum(drawn.values()):.1f} + {warm_cpu:.1f} CPU-s: no cold build here can be faster")
 
 
 def serve(repo: Path, env: dict, repeat: int = 1) -> None:
@@ -198,13 +252,20 @@ def main() -> None:
     parser.add_argument("--no-tests", action="store_true", help="skip timing the test suite")
     parser.add_argument("--reload", action="store_true",
                         help="only make serve's start and its reloads (3 sentence edits per language), with a copy of this repository's caches")
+    parser.add_argument("--floor", action="store_true",
+                        help="only the floor under a cold build: a warm rebuild (with a copy of this repository's caches) and the figures alone")
     args = parser.parse_args()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     print(f"bench: {os.cpu_count()} cores, {load()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
-        repo = book_build.copy_repo(Path(tmp) / "repo", caches=args.reload)
+        repo = book_build.copy_repo(Path(tmp) / "repo", caches=args.reload or args.floor)
         if args.reload:
             serve(repo, env, repeat=3)
+            return
+        if args.floor:
+            build(repo, env, "build (caches copied), both")
+            _, warm_cpu = build(repo, env, "warm rebuild (nothing changed), both")
+            floor(repo, env, warm_cpu)
             return
         builds(repo, env)
         serve(repo, env)
