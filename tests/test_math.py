@@ -132,6 +132,22 @@ class _DrawnText:
         self.parser = Parser(convert_charrefs=True)
 
 
+def test_katex_fonts_have_no_wide_glyphs():
+    """cut_katex_assets keys (and cuts) the fonts by the formulas' characters without the wide
+    (CJK) ones, so both languages share one cut: right only while no KaTeX font maps one."""
+    import io
+    import unicodedata
+
+    from fontTools.ttLib import TTFont
+
+    fonts = sorted((ROOT / "node_modules" / "katex" / "dist" / "fonts").glob("*.woff2"))
+    assert len(fonts) == 20
+    for path in fonts:
+        wide = [chr(c) for c in TTFont(io.BytesIO(path.read_bytes())).getBestCmap()
+                if unicodedata.east_asian_width(chr(c)) in ("W", "F")]
+        assert not wide, f"{path.name} has wide glyphs {wide[:10]}: key the fonts by every character again"
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_katex_fonts_keep_every_glyph_a_formula_draws(lang):
     """Each subset font still maps every character that some formula of this language shows and

@@ -250,7 +250,7 @@ def memo(fn, *args, **kwargs):
     cached = _MEMO.get(k)
     if cached is not None:
         return pickle.loads(cached)
-    with _locked(_MEMO.path(k)):
+    with locked(_MEMO.path(k)):
         cached = _MEMO.get(k)     # computed by another process while this one waited
         if cached is not None:
             return pickle.loads(cached)
@@ -263,8 +263,10 @@ def memo(fn, *args, **kwargs):
 
 
 @contextlib.contextmanager
-def _locked(path: Path):
-    """An exclusive lock on ``<path>.lock`` (flock: released when the holder exits, however)."""
+def locked(path: Path):
+    """An exclusive lock on ``<path>.lock`` (flock: released when the holder exits, however), for
+    a cache entry that two builds may compute at the same moment: take it on a miss, look again,
+    compute only if still missing."""
     import fcntl
 
     lock = path.with_name(path.name + ".lock")
