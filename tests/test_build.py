@@ -608,6 +608,13 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         page = repo / "docs" / "zh" / "ch3" / "softmax.md"
         page.write_text(page.read_text(encoding="utf-8") + "\n这句话是服务期间写的。\n", encoding="utf-8")
         poll(page_url, lambda body: "这句话是服务期间写的".encode() in body)
+        # two saves half a second apart: the first one's build is stopped for the second's
+        # (from the preparation made while it ran), and the page shows both
+        time.sleep(1)
+        page.write_text(page.read_text(encoding="utf-8") + "\n又写了一句。\n", encoding="utf-8")
+        time.sleep(0.5)
+        page.write_text(page.read_text(encoding="utf-8") + "\n再写一句。\n", encoding="utf-8")
+        poll(page_url, lambda body: "再写一句".encode() in body and "又写了一句".encode() in body)
         served_svg = fetch(figure_url)        # the page and the figure of one build
         served_page = fetch(page_url)
         cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
@@ -629,6 +636,7 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
     built = [line for line in (tmp_path / "serve.log").read_text(encoding="utf-8").splitlines() if ": built in " in line]
     assert "prepared" not in built[1], built        # after the figure, listing, glossary, template edits: afresh
     assert "config prepared before the edit" in built[-1], built   # after the page edit alone
+    assert "zh: build stopped after" in (tmp_path / "serve.log").read_text(encoding="utf-8"), built   # the two saves
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
     cold_page = (tmp_path / "cold" / "ch3" / "softmax" / "index.html").read_bytes()
     assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"

@@ -109,7 +109,16 @@ class Builder:
     reload) and waits (tools/build.py: build_when_told). When the edits since then are all
     Markdown pages of this language (:func:`page_only`) and the date and commit are the same,
     it is told to go on, so what it loaded is what a fresh build would load; after any other
-    edit it is dropped and a fresh process builds, as without it."""
+    edit it is dropped and a fresh process builds, as without it.
+
+    The preparation starts with each build, not after it: an edit saved while a build runs
+    finds the next build prepared. And a build that went on from a preparation (page edits only)
+    is stopped when another page edit of its language comes before it is served (at most
+    ``SUPERSEDE`` times in a row): its site would be out of date at once, and the newer edit is
+    built from the prepared config at once instead of after it. Two saves a second apart are
+    then served about one build after the second, not two."""
+
+    SUPERSEDE = 5
 
     def __init__(self, lang: str, workdir: Path, ctx, log):
         self.lang, self.workdir, self.ctx, self.log = lang, workdir, ctx, log
@@ -122,6 +131,7 @@ class Builder:
         self.count = 0
         self.job = None
         self.prepared = None                    # (process, pipe, folder, stamp) of the prepared build
+        self.superseded = 0                     # builds stopped in a row for a newer page edit
         self.seen = time.perf_counter()         # when the first change since the last build start was seen
         self.edits: list[Path] = []             # every change seen since the last build started
         self.lock = threading.Lock()
@@ -211,7 +221,18 @@ class Builder:
                 if self.prepared is not None:
                     self._drop_prepared()
                 job, out = self._fresh()
+            if usable:                          # a page edit: the next build is prepared while this one runs
+                self._ensure_prepared()         # (after other edits, once it is done: no CPU taken from it)
+            if usable and self._superseded(job):
+                shutil.rmtree(out, ignore_errors=True)
+                out.with_name(out.name + ".cpu").unlink(missing_ok=True)
+                self.log(f"{self.lang}: build stopped after {time.perf_counter() - start:.1f} s: "
+                         "a newer page edit is built instead")
+                with self.lock:
+                    self.edits = edits + self.edits   # its edits are still to be shown, by the next build
+                continue
             job.join()
+            self.superseded = 0
             if usable is None or usable and job.exitcode == book_build.PREPARED_UNUSABLE:   # its preparation warned or failed
                 shutil.rmtree(out, ignore_errors=True)
                 usable = False
@@ -228,7 +249,7 @@ class Builder:
                 with self.changed:
                     self.failed = True
                     self.changed.notify_all()
-                self._prepare()
+                self._ensure_prepared()
                 continue
             old, self.current = self.current, out
             with self.changed:
@@ -242,7 +263,35 @@ class Builder:
             self.log(f"{self.lang}: built in {seconds:.1f} s, {cpu} s of CPU{how} (version {self.version}){after}")
             if old is not None:
                 threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
+            self._ensure_prepared()
+
+    def _ensure_prepared(self) -> None:
+        if self.prepared is not None and not self.prepared[0].is_alive():
+            self._drop_prepared()               # it ended (its preparation failed): a new one
+        if self.prepared is None:
             self._prepare()
+
+    def _superseded(self, job) -> bool:
+        """Wait for ``job`` (a build that went on from a preparation); stop it and return True
+        when, before it ends, a page edit of this language comes and the next build is prepared
+        (and this has not happened ``SUPERSEDE`` times in a row: saves that never pause still
+        see a build)."""
+        while job.is_alive():
+            job.join(0.05)
+            if not job.is_alive() or self.superseded >= self.SUPERSEDE:
+                break
+            with self.lock:
+                newer = self.pending.is_set() and all(path is not None and page_only(path, self.lang) for path in self.edits)
+                ready = self.prepared is not None and self.prepared[0].is_alive() and not self.stopped
+            if newer and ready:
+                try:
+                    os.killpg(job.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    job.terminate()
+                job.join()
+                self.superseded += 1
+                return True
+        return False
 
     def wait_built(self, version: int, timeout: float) -> bool:
         """Block until a version newer than ``version`` is served (True) or ``timeout`` (False)."""
