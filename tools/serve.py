@@ -111,12 +111,13 @@ class Builder:
     it is told to go on, so what it loaded is what a fresh build would load; after any other
     edit it is dropped and a fresh process builds, as without it.
 
-    The preparation starts with each build, not after it: an edit saved while a build runs
-    finds the next build prepared. And a build that went on from a preparation (page edits only)
-    is stopped when another page edit of its language comes before it is served (at most
-    ``SUPERSEDE`` times in a row): its site would be out of date at once, and the newer edit is
-    built from the prepared config at once instead of after it. Two saves a second apart are
-    then served about one build after the second, not two."""
+    After a page edit the next preparation starts with the build, not after it (after other
+    edits it waits for the build: no CPU taken from a fresh build): a page edit saved while that
+    build runs finds the next build prepared. And such a build (one that went on from a
+    preparation) is stopped when another page edit of its language comes before it is served
+    (at most ``SUPERSEDE`` times in a row): its site would be out of date at once, and the newer
+    edit is built from the prepared config at once instead of after it. Two saves a second
+    apart are then served about one build after the second, not two."""
 
     SUPERSEDE = 5
 
