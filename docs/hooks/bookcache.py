@@ -198,12 +198,17 @@ class Store:
             return None
 
     def put(self, k: str, data: bytes) -> Path:
-        path = self.path(k)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        partial.write_bytes(data)
-        partial.replace(path)
-        return path
+        return write_atomically(self.path(k), data)
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that a reader never sees half a file (a temporary file
+    beside it, then renamed); two processes may write the same path at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    partial.replace(path)
+    return path
 
 
 _MEMO = Store("memo", ".pickle")
@@ -349,8 +354,4 @@ def draw_figures(jobs_file: str) -> None:
         except Exception as error:
             (folder / f"{fig_id}.error").write_text(f"{type(error).__name__}: {error}", encoding="utf-8")
             raise SystemExit(1) from None
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f".{target.name}.{os.getpid()}")
-        partial.write_bytes(svg)
-        partial.replace(target)
+        write_atomically(Path(path), svg)

@@ -40,7 +40,7 @@ from mkdocs.plugins import event_priority
 from pathlib import Path
 
 from bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, HOOKS, MEMOIZED, ROOT, Store, _version, attnkit_digest,
-                       attnkit_files, environment, imported_figure_modules, key, memoize, sources)
+                       attnkit_files, environment, imported_figure_modules, key, memoize, sources, write_atomically)
 
 log = logging.getLogger("mkdocs.hooks.exec_cache")
 LISTINGS = Store("listings", ".txt")
@@ -171,10 +171,7 @@ def nbconvert_config() -> str:
 
 def _write(path: Path, text: str) -> None:
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
+        write_atomically(path, text.encode("utf-8"))
 
 
 def _lab_environment() -> str:

@@ -200,10 +200,9 @@ def page_usage(text: str) -> tuple[str, list[str]]:
     cached in .cache/katex-assets/ under the page's HTML and this file: a rebuild after a
     one-page edit scans that page and the print page only (the 100 others cost 0.2 s)."""
     import sys
-    import unicodedata
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from bookcache import Store, key, locked, sources
+    from bookcache import Store, key, sources
     import lean
 
     store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__), Path(lean.__file__)]), text)
@@ -293,8 +292,8 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
             k = key("katex font", salt, data, font_chars)
         out = store.get(k)
         if out is None:
-            # both languages' formulas draw the same characters, and their builds reach this at
-            # the same moment: the second waits for the first's file (2.4 CPU-s once, not twice)
+            # both languages' builds cut the same fonts (the key above) at the same moment: the
+            # second waits for the first's file (2.4 CPU-s once, not twice)
             with locked(store.path(k)):
                 out = store.get(k)
                 if out is None:
