@@ -11,6 +11,9 @@
 - :func:`wall_time`, :func:`time_rnn_and_attention`, :func:`time_scores`: wall-clock
   measurements. They differ from machine to machine and run to run, so the book shows them
   only in its lab notebook (which is executed afresh at every build), never in a test.
+  Each is the fastest of several runs: other programs on the machine can only add time.
+- :func:`score_macs`: the multiply-adds :func:`score_matrix` does, the count that does not
+  depend on the machine.
 
     >>> score_bytes(1000)             # one float64 weight per pair of tokens
     8000000
@@ -32,6 +35,7 @@ __all__ = [
     "attention_influence_on_last",
     "score_matrix",
     "score_bytes",
+    "score_macs",
     "wall_time",
     "time_rnn_and_attention",
     "time_scores",
@@ -115,18 +119,37 @@ def score_bytes(n, itemsize=8):
     return n * n * check_positive_int("itemsize", itemsize)
 
 
-def wall_time(fn, *, repeats=5):
-    """The median wall-clock seconds of ``fn()`` over ``repeats`` runs (one warm-up first)."""
+def score_macs(n, d_k=64):
+    """Multiply-adds of :func:`score_matrix`: ``q @ k.T`` and ``weights @ v``, ``n * n * d_k`` each.
+
+    Double ``n`` and the count is exactly 4 times as large.
+
+    >>> score_macs(512) / score_macs(256)
+    4.0
+    """
+    n = check_positive_int("n", n)
+    return 2 * n * n * check_positive_int("d_k", d_k)
+
+
+def wall_time(fn, *, repeats=7):
+    """The fewest wall-clock seconds ``fn()`` took in ``repeats`` runs (after one warm-up run).
+
+    The minimum, not the mean or the median: on a shared machine, other programs can only make
+    a run slower, so the fastest run is the one closest to what ``fn`` itself costs.
+
+    >>> wall_time(lambda: sum(range(1000)), repeats=3) > 0
+    True
+    """
     fn()
     times = []
     for _ in range(check_positive_int("repeats", repeats)):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return float(np.median(times))
+    return float(min(times))
 
 
-def time_rnn_and_attention(ns, d=32, *, repeats=5):
+def time_rnn_and_attention(ns, d=32, *, repeats=7):
     """Seconds to read n tokens with the tiny RNN (n steps in a row) and with one attention layer.
 
     Returns ``(rnn_seconds, attention_seconds)``, each of shape (len(ns),).
@@ -141,7 +164,7 @@ def time_rnn_and_attention(ns, d=32, *, repeats=5):
     return np.array(rnn_s), np.array(att_s)
 
 
-def time_scores(ns, d_k=64, *, repeats=3):
+def time_scores(ns, d_k=64, *, repeats=7):
     """Seconds to compute the (n, n) weights for each n, and their size in bytes.
 
     Returns ``(seconds, nbytes)``, each of shape (len(ns),); ``nbytes`` is read from the
