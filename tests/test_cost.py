@@ -52,6 +52,14 @@ def test_wall_time_takes_the_fastest_run():
     assert wall_time(lambda: _time.sleep(next(sleeps)), repeats=5) < 0.01
 
 
+def test_wall_times_take_turns():
+    """Rounds run every function once in turn: a busy moment cannot land on one function's runs only."""
+    from attnkit.cost import wall_times
+    order = []
+    wall_times([lambda: order.append("a"), lambda: order.append("b")], repeats=3)
+    assert order == ["a", "b"] * 4                            # one warm-up round, then three
+
+
 def test_score_macs_counts_both_products():
     from attnkit.cost import score_macs
     assert score_macs(3, 4) == 2 * 3 * 3 * 4
