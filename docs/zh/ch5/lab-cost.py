@@ -63,6 +63,6 @@ with plt.rc_context(STYLE):
     ax2.set_title("算出 n×n 权重", loc="left")
     fig.tight_layout()
     svg = io.BytesIO()
-    fig.savefig(svg, format="svg")   # SVG with the book's style, like its figures
+    fig.savefig(svg, format="svg")   # 存成 SVG，和书里的图一样的样式
     plt.close(fig)
 display(SVG(svg.getvalue()))
