@@ -15,7 +15,7 @@ for number, step in enumerate(r.steps, start=1):
     print("k, one column per token:")  # [en]
     print(step.k.T.round(2))                                    # (d_k, n)
     print("1 点积       =", step.scores[i].round(2))           # (n,)  q[i] @ k.T [zh]
-    print("2 除以 √2    =", step.scaled[i].round(2))           # (n,) [zh]
+    print("2 除以根号 2 =", step.scaled[i].round(2))           # (n,) [zh]
     print("3 softmax    =", step.weights[i].round(2), " 总和 =", step.weights[i].sum().round(3))  # [zh]
     print("4 加权求和   =", step.out[i].round(2))              # (d_model,) weights @ v [zh]
     print("x + 输出     =", step.x_next[i].round(2))           # (d_model,) [zh]
@@ -28,5 +28,5 @@ for number, step in enumerate(r.steps, start=1):
 print("\n特征：", toy.FEATURE_NAMES["zh"])  # [zh]
 print("\nfeatures:", toy.FEATURE_NAMES["en"])  # [en]
 top = r.top(pronoun)
-print(f"{pronoun} → {top}（{r.share(pronoun, [top]):.1%}）")  # [zh]
+print(f"{pronoun}看得最多的是：{top}（{r.share(pronoun, [top]):.1%}）")  # [zh]
 print(f"{pronoun} -> {top} ({r.share(pronoun, [top]):.1%})")  # [en]
