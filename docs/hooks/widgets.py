@@ -23,6 +23,7 @@ from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
 from bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
+from exercise_pages import EXERCISES, embedded_in, exercises_data  # docs/hooks/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 
@@ -226,7 +227,17 @@ def train_gpt_data(lang: str) -> dict:
 
 
 BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
-            "train-gpt": train_gpt_data}
+            "train-gpt": train_gpt_data, "exercises": exercises_data}
+
+
+def _inputs_beyond_attnkit(name: str, lang: str):
+    """What else a widget's data depends on: the exercises' files, their pages' embeds, the
+    [zh]/[en] filter and docs/hooks/exercise_pages.py (labels)."""
+    if name != "exercises":
+        return ()
+    files = sorted(EXERCISES.glob("ch*/*.py")) + [Path(__file__).with_name("exercise_pages.py"),
+                                                  Path(__file__).resolve().parents[2] / "tools" / "listings.py"]
+    return (sources(files), sorted(embedded_in(lang).items()))
 
 
 def widget_data(name: str, lang: str) -> dict:
@@ -240,7 +251,8 @@ def on_files(files, config):
     lang = config.theme["language"]
     computed = []
     for name, build in BUILDERS.items():
-        k = key("widget", 1, name, lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment())
+        k = key("widget", 1, name, lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment(),
+                *_inputs_beyond_attnkit(name, lang))
         content = store.get(k)
         if content is None:
             content = json.dumps(build(lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
