@@ -19,7 +19,7 @@ solutions) and in Pyodide (the page checks the reader's code).
 Example
 -------
 >>> ex = Exercise(
-...     id="demo-double", function="double",
+...     id="demo-double", title={"zh": "乘以 2", "en": "Times two"}, function="double",
 ...     starter="def double(x):\\n    ...\\n",
 ...     solution="def double(x):\\n    return 2 * x\\n",
 ...     cases=[Case(args=(np.array([1.0, 2.0]),), expected=np.array([2.0, 4.0]),
@@ -85,12 +85,15 @@ class Case:
 class Exercise:
     """An exercise: the reader writes ``function`` so that every case passes.
 
+    ``title`` names it in both languages (``{"zh": ..., "en": ...}``), as the page and the
+    chapter's list of exercises show it.
     ``wrong`` maps a short name of a plausible mistake to ``(source, index)``: that source must
     fail, and first at ``cases[index]`` (the test suite checks both, in both languages).
     ``names`` gives the argument names shown in messages (default: the reference solution's).
     """
 
     id: str
+    title: dict
     function: str
     starter: str
     solution: str
@@ -99,6 +102,9 @@ class Exercise:
     names: tuple = field(default=())
 
     def __post_init__(self):
+        if not isinstance(self.title, dict) or set(self.title) != set(LANGS) or not all(self.title.values()):
+            raise ValueError(f"exercise {self.id!r}: title must be a dict with non-empty 'zh' and 'en' texts, "
+                             f"got {self.title!r}")
         if not self.cases:
             raise ValueError(f"exercise {self.id!r} has no cases")
         if not self.wrong:

@@ -33,6 +33,7 @@ wide = np.array([[1.0, 2.0], [3.0, -1.0]])                                      
 
 EXERCISE = Exercise(
     id="ch0-dot-table",
+    title={"zh": "点积表：每个词和每个问题", "en": "A table of dot products"},
     function="dot_table",
     starter=STARTER,
     solution=SOLUTION,

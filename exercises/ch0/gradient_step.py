@@ -35,6 +35,7 @@ def expected(w, x, y, lr):
 
 EXERCISE = Exercise(
     id="ch0-gradient-step",
+    title={"zh": "梯度下降的一步", "en": "One step of gradient descent"},
     function="step",
     starter=STARTER,
     solution=SOLUTION,

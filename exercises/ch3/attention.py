@@ -40,6 +40,7 @@ def expected(q, k, v):
 
 EXERCISE = Exercise(
     id="ch3-attention",
+    title={"zh": "缩放点积注意力", "en": "Scaled dot-product attention"},
     function="attention",
     starter=STARTER,
     solution=SOLUTION,

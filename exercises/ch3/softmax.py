@@ -25,6 +25,7 @@ def softmax(x):
 
 EXERCISE = Exercise(
     id="ch3-softmax",
+    title={"zh": "不会溢出的 softmax", "en": "A softmax that never overflows"},
     function="softmax",
     starter=STARTER,
     solution=SOLUTION,

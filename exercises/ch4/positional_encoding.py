@@ -31,6 +31,7 @@ def positional_encoding(n_positions, d_model):
 
 EXERCISE = Exercise(
     id="ch4-positional-encoding",
+    title={"zh": "正弦位置编码", "en": "The sinusoidal positional encoding"},
     function="positional_encoding",
     starter=STARTER,
     solution=SOLUTION,

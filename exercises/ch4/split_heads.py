@@ -30,6 +30,7 @@ x2 = np.arange(24.0).reshape(3, 8)      # (n=3, d_model=8)
 
 EXERCISE = Exercise(
     id="ch4-split-heads",
+    title={"zh": "把宽度切成多个头", "en": "Split the width into heads"},
     function="split_heads",
     starter=STARTER,
     solution=SOLUTION,

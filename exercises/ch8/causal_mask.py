@@ -24,6 +24,7 @@ def causal_mask(n):
 
 EXERCISE = Exercise(
     id="ch8-causal-mask",
+    title={"zh": "因果掩码", "en": "The causal mask"},
     function="causal_mask",
     starter=STARTER,
     solution=SOLUTION,

@@ -34,6 +34,7 @@ def expected(logits, target):
 
 EXERCISE = Exercise(
     id="ch8-cross-entropy",
+    title={"zh": "一次猜测的交叉熵", "en": "The cross-entropy of one guess"},
     function="cross_entropy",
     starter=STARTER,
     solution=SOLUTION,

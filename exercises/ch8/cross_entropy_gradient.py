@@ -35,6 +35,7 @@ def expected(logits, target):
 
 EXERCISE = Exercise(
     id="ch8-cross-entropy-gradient",
+    title={"zh": "交叉熵对 logits 的梯度", "en": "The gradient of the cross-entropy"},
     function="gradient",
     starter=STARTER,
     solution=SOLUTION,

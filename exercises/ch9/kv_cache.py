@@ -44,6 +44,7 @@ def expected(k_cache, v_cache, q, k, v):
 
 EXERCISE = Exercise(
     id="ch9-kv-cache",
+    title={"zh": "带 KV 缓存的一步解码", "en": "One decoding step with a KV cache"},
     function="step",
     starter=STARTER,
     solution=SOLUTION,

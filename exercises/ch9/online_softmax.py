@@ -37,6 +37,7 @@ args_new, expected_new = case_from(np.array([1.0, 3.0]), np.array([5.0, 2.0]))  
 
 EXERCISE = Exercise(
     id="ch9-online-softmax",
+    title={"zh": "在线 softmax 的一次更新", "en": "One update of the online softmax"},
     function="update",
     starter=STARTER,
     solution=SOLUTION,
