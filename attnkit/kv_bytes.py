@@ -36,6 +36,7 @@ __all__ = [
     "kv_cache_bytes_if",
     "cache_ratio",
     "kv_table",
+    "gib",
 ]
 
 # Bytes of one stored number. bf16 is what these models' weights ship in (config.json
@@ -76,6 +77,11 @@ class ModelConfig:
 # Each entry: the model's config.json on its Hugging Face page (the address beside it) unless said.
 MODELS = {
     m.name: m for m in [
+        ModelConfig(
+            "llama-2-7b", n_layers=32, n_heads=32, n_kv_heads=32, head_dim=128, d_model=4096,
+            context=4096,
+            source="https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json",
+            note="multi-head attention (every head its own keys and values): the baseline"),
         ModelConfig(
             "llama-3-8b", n_layers=32, n_heads=32, n_kv_heads=8, head_dim=128, d_model=4096,
             context=8192,
@@ -118,10 +124,32 @@ MODELS = {
 
 def _model(model) -> ModelConfig:
     if isinstance(model, ModelConfig):
-        return model
+        return _checked(model)
     if model not in MODELS:
         raise ValueError(f"model must be one of {sorted(MODELS)} or a ModelConfig, got {model!r}")
     return MODELS[model]
+
+
+def _checked(m: ModelConfig) -> ModelConfig:
+    """Raise if a configuration's numbers cannot describe a model."""
+    for field in ("n_layers", "n_heads", "n_kv_heads", "head_dim", "d_model"):
+        check_positive_int(field, getattr(m, field))
+    if m.n_heads % m.n_kv_heads:
+        raise ValueError(f"n_kv_heads={m.n_kv_heads} must divide n_heads={m.n_heads} in {m.name!r}")
+    if m.attention not in ("gqa", "mla"):
+        raise ValueError(f"attention must be 'gqa' or 'mla' in {m.name!r}, got {m.attention!r}")
+    if m.attention == "mla":
+        for field in ("kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"):
+            check_positive_int(field, getattr(m, field))
+        if m.kv_lora_rank >= m.d_model:
+            raise ValueError(f"kv_lora_rank={m.kv_lora_rank} must be smaller than "
+                             f"d_model={m.d_model} in {m.name!r}")
+    if not 0 <= m.n_sliding_layers <= m.n_layers:
+        raise ValueError(f"n_sliding_layers must be between 0 and n_layers={m.n_layers} in "
+                         f"{m.name!r}, got {m.n_sliding_layers}")
+    if m.n_sliding_layers:
+        check_positive_int("sliding_window", m.sliding_window)
+    return m
 
 
 def _itemsize(dtype) -> int:
@@ -147,7 +175,11 @@ def kv_numbers_per_token_per_layer(model) -> int:
 def kv_cache_bytes(model, context, dtype="bf16"):
     """The KV cache of one sequence of ``context`` tokens, in bytes, all layers.
 
-    A sliding layer holds ``min(context, sliding_window)`` tokens; a full layer ``context``.
+    Precisely: the keys and values the last token of the context reads, its own included. A
+    full layer holds ``context`` tokens, a sliding layer ``min(context, sliding_window)``.
+    (Between two steps transformers' sliding layers store ``sliding_window - 1`` tokens: the
+    next token's own key and value make the window's last one.) One sequence: a batch of b
+    sequences needs b times as much.
 
     Parameters
     ----------
@@ -237,8 +269,8 @@ def kv_table(context, dtype="bf16", models=None):
     ``mha_cache_bytes`` (the same model with multi-head attention and no windows).
 
     >>> rows = kv_table(32768)
-    >>> [r["name"] for r in rows][:2], rows[0]["cache_bytes"] // 2**30      # GiB
-    (['llama-3-8b', 'llama-3-70b'], 4)
+    >>> [r["name"] for r in rows][:2], gib(rows[1]["cache_bytes"])
+    (['llama-2-7b', 'llama-3-8b'], 4.0)
     """
     context = check_positive_int("context", context)
     names = list(MODELS) if models is None else list(models)
@@ -251,3 +283,12 @@ def kv_table(context, dtype="bf16", models=None):
         }
         for name in names
     ]
+
+
+def gib(n_bytes):
+    """Bytes in GiB (2**30 bytes), as a float.
+
+    >>> gib(kv_cache_bytes("llama-3-70b", 131072))
+    40.0
+    """
+    return n_bytes / 2 ** 30
