@@ -48,6 +48,7 @@ __all__ = [
     "LLAMA3_SCALING",
     "rope_frequencies",
     "rope_wavelengths",
+    "llama3_pair_groups",
     "rope_cos_sin",
     "rotate_half",
     "apply_rope",
@@ -159,6 +160,27 @@ def rope_wavelengths(d, base=ROPE_BASE, scaling=None):
     [   6.3   62.8  628.3 6283.2]
     """
     return 2 * math.pi / rope_frequencies(d, base, scaling)
+
+
+def llama3_pair_groups(d, base=ROPE_BASE, scaling=None):
+    """How a "llama3" scaling treats the d/2 pairs: ``(kept, blended, stretched)`` counts.
+
+    Kept: wavelength under ``original_max_position_embeddings / high_freq_factor`` tokens, the
+    frequency unchanged. Stretched: wavelength over ``original / low_freq_factor``, divided by
+    ``factor``. Blended: in between.
+
+    >>> llama3_pair_groups(128, 500000.0, LLAMA3_SCALING)    # Llama 3.1's head of 128
+    (29, 6, 29)
+    """
+    scaling = LLAMA3_SCALING if scaling is None else scaling
+    if not isinstance(scaling, dict) or scaling.get("rope_type") != "llama3":
+        raise ValueError(f"scaling must be a 'llama3' scaling dict such as LLAMA3_SCALING, got {scaling!r}")
+    _scaled(np.ones(1), scaling)                            # validates the dict
+    wavelength = rope_wavelengths(d, base)                  # (d/2,) before scaling
+    context = float(scaling["original_max_position_embeddings"])
+    kept = int((wavelength < context / scaling["high_freq_factor"]).sum())
+    stretched = int((wavelength > context / scaling["low_freq_factor"]).sum())
+    return kept, len(wavelength) - kept - stretched, stretched
 
 
 def _positions(positions, n=None):

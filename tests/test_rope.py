@@ -11,6 +11,7 @@ from attnkit import position
 from attnkit.rope import (
     LLAMA3_SCALING,
     apply_rope,
+    llama3_pair_groups,
     offset_spread,
     rope,
     rope_cos_sin,
@@ -215,6 +216,11 @@ class TestAgainstTransformers:
             assert attention_factor == 1.0
             np.testing.assert_allclose(rope_frequencies(head_dim, base, scaling), ref.numpy(),
                                        rtol=3e-6, atol=0)
+            # the three groups, read off transformers' frequencies
+            ratio = ref.numpy() / rope_frequencies(head_dim, base)
+            kept = int(np.isclose(ratio, 1, rtol=1e-5).sum())
+            stretched = int(np.isclose(ratio, 1 / scaling["factor"], rtol=1e-5).sum())
+            assert llama3_pair_groups(head_dim, base, scaling) == (kept, len(ratio) - kept - stretched, stretched)
             # a scaling that stretched every pair (linear) would be far off
             linear = rope_frequencies(head_dim, base, {"rope_type": "linear", "factor": scaling["factor"]})
             assert np.abs(linear / ref.numpy() - 1).max() > 0.5
@@ -261,6 +267,11 @@ class TestBadInput:
     ])
     def test_scaling(self, scaling, message):
         raises_clean(message, rope_frequencies, 8, 10000.0, scaling)
+
+    def test_llama3_groups_need_llama3(self):
+        raises_clean("scaling must be a 'llama3' scaling dict such as LLAMA3_SCALING, got "
+                     "{'rope_type': 'linear', 'factor': 2}", llama3_pair_groups, 8, 10000.0,
+                     {"rope_type": "linear", "factor": 2})
 
     def test_score_table_vectors(self):
         raises_clean("q and k must be two vectors of the same width d, shape (d,), got q (4,) and k (6,)",
