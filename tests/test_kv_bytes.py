@@ -168,6 +168,11 @@ class TestBadInput:
         wide = dataclasses.replace(MODELS["deepseek-v3"], kv_lora_rank=8192)
         raises_clean("kv_lora_rank=8192 must be smaller than d_model=7168 in 'deepseek-v3'",
                      kv_cache_bytes, wide, 10)
+        kind = dataclasses.replace(MODELS["llama-3-8b"], attention="linear")
+        raises_clean("attention must be 'gqa' or 'mla' in 'llama-3-8b', got 'linear'", kv_bytes_per_token, kind)
+        layers = dataclasses.replace(MODELS["gemma-3-27b"], n_sliding_layers=70)
+        raises_clean("n_sliding_layers must be between 0 and n_layers=62 in 'gemma-3-27b', got 70",
+                     kv_bytes_per_token, layers)
         no_window = dataclasses.replace(MODELS["gpt-oss-120b"], sliding_window=None)
         raises_clean("sliding_window must be a positive integer, got None (NoneType)",
                      kv_cache_bytes, no_window, 10)

@@ -160,7 +160,6 @@ def mistral_attention(transformers, rng, window, implementation="sdpa"):
 
 def hf_mask(torch, create, config, b, n):
     """The boolean mask transformers builds (True = may attend), (n, n) for the first batch row."""
-    from transformers.masking_utils import create_causal_mask  # noqa: F401  (same module)
     mask = create(config=config, inputs_embeds=torch.zeros(b, n, config.hidden_size, dtype=torch.float64),
                   attention_mask=None, cache=None,
                   position_ids=torch.arange(n)[None].expand(b, n))
@@ -244,3 +243,5 @@ class TestBadInput:
 
     def test_window_tiles(self):
         raises_clean("block_size must be a positive integer", window_tiles, 4, 4, 0)
+        raises_clean("n_q must be a positive integer, got 0 (int)", window_tiles, 0, 4, 2)
+        raises_clean("window must be a whole number >= 1", window_tiles, 4, 4, 2, 0)
