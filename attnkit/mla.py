@@ -164,6 +164,9 @@ def init_mla(d_model, n_heads, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim,
 def rms_norm(x, weight, eps=1e-6):
     """Root-mean-square normalization: ``x / sqrt(mean(x**2) + eps) * weight`` over the last axis.
 
+    x (..., d) and weight (d,) give an array of shape (..., d). DeepSeek normalizes both
+    latents with it (eps 1e-6); it has no mean subtraction and no bias, unlike LayerNorm.
+
     >>> print(rms_norm([[3.0, 4.0]], [1.0, 1.0], eps=0.0).round(4))
     [[0.8485 1.1314]]
     """
@@ -292,7 +295,10 @@ def mla_attention_absorbed(x, weights, mask=None, *, rope=None, pairing="half", 
         score_h(i, j) = (q_nope_h[i] W_uk_h^T) . c[j]  +  q_rope_h[i] . k_rope[j]
         out_h[i]      = (sum_j a_h(i, j) c[j]) W_uv_h
 
-    Equal to :func:`mla_attention` (same arguments, same results) up to rounding.
+    Equal to :func:`mla_attention` (same arguments, same results) up to rounding: x
+    (..., n, d_model) gives out (..., n, d_model) and weights (..., n_heads, n, n). No
+    (n, n_heads * d_nope) keys or (n, n_heads * d_v) values are ever made; the queries are
+    carried into the latent's space instead, (..., n_heads, n, kv_lora_rank).
 
     Example
     -------

@@ -181,6 +181,8 @@ def streaming_mask(n, n_sink, window):
 def streaming_cache_positions(t, n_sink, window):
     """Which positions a StreamingLLM cache holds when the token at position ``t`` is read.
 
+    Returns an int array of shape (k,), k <= n_sink + window, in increasing order.
+
     >>> streaming_cache_positions(9, n_sink=2, window=3).tolist()
     [0, 1, 7, 8, 9]
     """

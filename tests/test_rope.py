@@ -200,6 +200,12 @@ class TestAgainstTransformers:
         atol = 1e-7 * positions.max()
         np.testing.assert_allclose(cos, ref_cos[0].numpy(), rtol=0, atol=atol)
         np.testing.assert_allclose(sin, ref_sin[0].numpy(), rtol=0, atol=atol)
+        # with transformers' own cos/sin as the input, the two rotations agree to float64
+        from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+        q = np.random.default_rng(1).normal(size=(1, 2, len(positions), 128))
+        ref_q, _ = apply_rotary_pos_emb(tensor(q), tensor(q), ref_cos, ref_sin)
+        np.testing.assert_allclose(apply_rope(q, ref_cos[0].numpy(), ref_sin[0].numpy()), ref_q.numpy(),
+                                   rtol=0, atol=TOL)
 
     def test_llama3_scaling_against_rope_init_functions(self):
         torch, transformers = hf()
