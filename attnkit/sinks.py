@@ -61,8 +61,10 @@ def softmax_with_sink(scores, sink, mask=None):
     ----------
     scores : array_like, shape (..., n_k)
         A row (or rows) of scores.
-    sink : float or array_like, broadcastable to the leading axes of scores
-        The sink logit; for scores (n_heads, n_q, n_k) give one per head, shape (n_heads,).
+    sink : float or array_like, broadcastable to ``scores.shape[:-1]``
+        The sink logit. For scores (n_heads, n_q, n_k), one per head is shape (n_heads, 1)
+        (a plain (n_heads,) would line up with n_q); :func:`attention_with_sink` takes
+        (n_heads,) and does this itself.
     mask : array_like of bool, broadcastable to scores.shape, optional
         True = may attend. The sink is always there: a fully masked row gives all its
         weight to the sink (all zeros here), never NaN.
