@@ -117,7 +117,8 @@ MODELS = {
             v_head_dim=128, context=131072,
             source="https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json",
             note="MLA: the cache holds a 512-wide latent and one 64-wide RoPE key per token; "
-                 "head_dim here is a key's width, 128 + 64; context 128K (DeepSeek-V3 report)"),
+                 "head_dim here is a key's width, 128 + 64; the 61 layers of the main model "
+                 "(the multi-token-prediction module not counted); context 128K (DeepSeek-V3 report)"),
     ]
 }
 

@@ -113,6 +113,16 @@ class TestTiled:
             np.testing.assert_allclose(tiled_attention(q, k, v, block_size=4, window=window), ref,
                                        rtol=0, atol=1e-12)
 
+    def test_more_queries_than_keys(self, rng):
+        # the queries are the last n_q positions, so the first ones stand before every key
+        q = rng.normal(size=(10, 4))
+        k, v = rng.normal(size=(2, 4, 4))
+        for window in (1, 2, 5):
+            ref, _ = scaled_dot_product_attention(q, k, v, mask=window_by_loops(10, window, 4))
+            out = tiled_attention(q, k, v, block_size=3, window=window)
+            np.testing.assert_allclose(out, ref, rtol=0, atol=1e-12)
+            assert (out[:6] == 0).all()
+
     def test_with_another_mask(self, rng):
         n = 12
         q, k, v = rng.normal(size=(3, n, 4))
