@@ -33,6 +33,7 @@ __all__ = [
     "receptive_field",
     "receptive_field_by_depth",
     "receptive_field_formula",
+    "receptive_field_of_layers",
 ]
 
 
@@ -159,3 +160,47 @@ def receptive_field_formula(n_layers, window):
     10
     """
     return check_positive_int("n_layers", n_layers) * (_window(window) - 1) + 1
+
+
+def receptive_field_of_layers(windows, n):
+    """How many of n positions the last token can draw on through layers of mixed kinds.
+
+    ``windows`` lists the layers bottom to top: an int is a sliding window, None a full
+    (causal) layer. One full layer anywhere opens everything before the positions it reads,
+    which is why models that mix them (Gemma 3: five local to one global; gpt-oss: alternate)
+    keep the long reach while most layers cache only a window.
+
+    Parameters
+    ----------
+    windows : sequence of int or None
+    n : int
+        Sequence length; the last token is at position n - 1.
+
+    Returns
+    -------
+    int
+
+    Example
+    -------
+    >>> receptive_field_of_layers([4, 4, 4], 100)           # three window layers: 3 * 3 + 1
+    10
+    >>> receptive_field_of_layers([4, None, 4], 100)        # one full layer: everything
+    100
+    """
+    n = check_positive_int("n", n)
+    windows = list(windows)
+    if not windows:
+        raise ValueError("windows must list at least one layer (an int window, or None for full)")
+    reach = np.zeros(n, dtype=bool)                         # (n,) positions the last token draws on
+    reach[-1] = True
+    for window in reversed(windows):                        # from the top layer down to the input
+        i = np.flatnonzero(reach)
+        if window is None:                                  # full causal layer: every j <= i
+            reach = np.arange(n) <= i.max()
+            continue
+        window = _window(window)
+        edges = np.zeros(n + 1, dtype=np.int64)
+        np.add.at(edges, np.maximum(i - window + 1, 0), 1)
+        np.add.at(edges, i + 1, -1)
+        reach = np.cumsum(edges)[:n] > 0
+    return int(reach.sum())

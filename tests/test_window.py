@@ -14,6 +14,7 @@ from attnkit.window import (
     receptive_field,
     receptive_field_by_depth,
     receptive_field_formula,
+    receptive_field_of_layers,
     sliding_window_mask,
 )
 
@@ -89,6 +90,19 @@ class TestReceptiveField:
         for _ in range(L):
             reach = (wider @ reach > 0).astype(int)
         assert reach[-1].sum() == L * w + 1 != receptive_field(L, w)
+
+    @pytest.mark.parametrize("windows", [[3], [None], [2, 5, 3], [3, None, 2], [2, 2, 2, 2, 2, None],
+                                         [4, 4, 4, 4, 4, 4]])
+    def test_mixed_layers_by_masks(self, windows):
+        n = 30
+        reach = np.eye(n, dtype=int)
+        for w in windows:                                   # bottom layer first
+            mask = (causal_mask(n) if w is None else sliding_window_mask(n, w)).astype(int)
+            reach = (mask @ reach > 0).astype(int)
+        assert reach[-1].sum() == receptive_field_of_layers(windows, n)
+
+    def test_mixed_equals_uniform(self):
+        assert receptive_field_of_layers([7] * 5, 200) == receptive_field(5, 7, 200)
 
     def test_real_size(self):
         assert receptive_field(32, 4096) == 32 * 4095 + 1
@@ -250,6 +264,11 @@ class TestBadInput:
     def test_receptive_field(self):
         raises_clean("n_layers must be a positive integer, got 0 (int)", receptive_field, 0, 4)
         raises_clean("window must be a whole number >= 1", receptive_field_by_depth, 2, 0)
+
+    def test_mixed_layers(self):
+        raises_clean("windows must list at least one layer (an int window, or None for full)",
+                     receptive_field_of_layers, [], 5)
+        raises_clean("window must be a whole number >= 1", receptive_field_of_layers, [2, 0], 5)
 
     def test_window_tiles(self):
         raises_clean("block_size must be a positive integer", window_tiles, 4, 4, 0)
