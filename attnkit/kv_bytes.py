@@ -289,7 +289,7 @@ def kv_table(context, dtype="bf16", models=None):
 def gib(n_bytes):
     """Bytes in GiB (2**30 bytes), as a float.
 
-    >>> gib(kv_cache_bytes("llama-3-70b", 131072))
-    40.0
+    >>> gib(kv_cache_bytes("llama-3-70b", 8192))        # one sequence of its full 8K context
+    2.5
     """
     return n_bytes / 2 ** 30
