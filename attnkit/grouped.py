@@ -11,9 +11,11 @@ keeps ``n_heads`` query heads but only ``n_kv_heads`` key/value heads; each grou
 - ``n_kv_heads = 1``: multi-query attention (MQA), one key/value head for all;
 - in between: GQA (Llama 3 8B: 32 query heads, 8 key/value heads), a cache 4 times smaller.
 
-:func:`grouped_query_attention` is the attention layer of Llama, Mistral, Qwen3 and gpt-oss:
+:func:`grouped_query_attention` is the attention layer of Llama, Mistral and gpt-oss:
 projections (with optional biases), RoPE on queries and keys, the shared key/value heads, an
 optional mask (causal, sliding window) and, as gpt-oss, an optional sink logit per head.
+(Qwen3 and Gemma 3 also normalize each head's queries and keys, an RMSNorm this function
+leaves out; their shapes, such as a head width apart from d_model / n_heads, it takes.)
 
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(size=(5, 8))                              # (n=5, d_model=8)
@@ -95,7 +97,7 @@ def _bias(name, b, size):
 def grouped_query_attention(x, w_q, w_k, w_v, w_o, n_heads, n_kv_heads, mask=None, *,
                             rope=None, sink=None, b_q=None, b_k=None, b_v=None, b_o=None,
                             scale=None):
-    """Grouped-query attention, as in Llama / Mistral / Qwen3 / gpt-oss.
+    """Grouped-query attention, as in Llama / Mistral / gpt-oss.
 
         Q = x W_q + b_q          (..., n, n_heads * d_head)      cut into n_heads heads
         K = x W_k + b_k          (..., n, n_kv_heads * d_head)   cut into n_kv_heads heads
