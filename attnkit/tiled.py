@@ -42,7 +42,7 @@ from ._checks import (
     check_scale,
 )
 from .core import scaled_dot_product_attention
-from .window import _window
+from .window import check_window
 
 __all__ = [
     "EXAMPLE_SCORES",
@@ -92,7 +92,7 @@ def window_tiles(n_q, n_k, block_size, window=None):
     blocks = [(start, min(start + block_size, n_k)) for start in range(0, n_k, block_size)]
     if window is None:
         return [(start, stop, 0, n_q) for start, stop in blocks]
-    window = _window(window)
+    window = check_window(window)
     offset = n_k - n_q                         # query row i stands at position i + offset
     tiles = []
     for start, stop in blocks:
@@ -159,7 +159,7 @@ def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None,
     n_k, d_v = v.shape[-2:]
     scale = 1.0 / math.sqrt(d_k) if scale is None else check_scale(scale)
     if window is not None:
-        window = _window(window)
+        window = check_window(window)
         causal = True
     if mask is not None:
         # a broadcast view: no (n_q, n_k) array is allocated here

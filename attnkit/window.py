@@ -37,7 +37,14 @@ __all__ = [
 ]
 
 
-def _window(window):
+def check_window(window):
+    """``window`` as an int >= 1, or a ValueError that says what came instead (used by tiled.py too).
+
+    >>> check_window(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: window must be a whole number >= 1 (how many keys a query sees, itself included), got 0 (int)
+    """
     if isinstance(window, (bool, np.bool_)) or not isinstance(window, (int, np.integer)) or window < 1:
         raise ValueError(
             f"window must be a whole number >= 1 (how many keys a query sees, itself included), "
@@ -70,7 +77,7 @@ def sliding_window_mask(n, window, n_k=None):
      [0 0 1 1]]
     """
     n = check_positive_int("n", n)
-    window = _window(window)
+    window = check_window(window)
     n_k = n if n_k is None else check_positive_int("n_k", n_k)
     if n_k < n:
         raise ValueError(
@@ -107,7 +114,7 @@ def receptive_field_by_depth(n_layers, window, n=None):
     [1, 3, 5, 7, 9]
     """
     n_layers = check_positive_int("n_layers", n_layers)
-    window = _window(window)
+    window = check_window(window)
     n = n_layers * window + 1 if n is None else check_positive_int("n", n)
     mask = sliding_window_mask(n, window).astype(np.int64)  # (n, n), 1 = may read
     reach = np.eye(n, dtype=np.int64)                       # (n, n): reach[i, p] = 1 if i draws on p
@@ -140,7 +147,7 @@ def receptive_field(n_layers, window, n=None):
     1000
     """
     n_layers = check_positive_int("n_layers", n_layers)
-    window = _window(window)
+    window = check_window(window)
     n = n_layers * window + 1 if n is None else check_positive_int("n", n)
     reach = np.zeros(n, dtype=bool)                         # (n,) positions the last token draws on
     reach[-1] = True
@@ -159,7 +166,7 @@ def receptive_field_formula(n_layers, window):
     >>> receptive_field_formula(3, 4)
     10
     """
-    return check_positive_int("n_layers", n_layers) * (_window(window) - 1) + 1
+    return check_positive_int("n_layers", n_layers) * (check_window(window) - 1) + 1
 
 
 def receptive_field_of_layers(windows, n):
@@ -198,7 +205,7 @@ def receptive_field_of_layers(windows, n):
         if window is None:                                  # full causal layer: every j <= i
             reach = np.arange(n) <= i.max()
             continue
-        window = _window(window)
+        window = check_window(window)
         edges = np.zeros(n + 1, dtype=np.int64)
         np.add.at(edges, np.maximum(i - window + 1, 0), 1)
         np.add.at(edges, i + 1, -1)
