@@ -53,6 +53,7 @@ __all__ = [
     "decoder_step",
     "Generation",
     "generate",
+    "step_macs",
     "cache_numbers",
     "cache_bytes",
     "MODEL_SIZES",
@@ -324,6 +325,33 @@ def generate(params, prompt, n_new, *, use_cache=True):
 # --------------------------------------------------------------------------
 # what the cache costs
 # --------------------------------------------------------------------------
+
+def step_macs(n, d_model, n_layers, d_ff, vocab_size, how):
+    """Multiply-adds to choose one new token when ``n`` tokens (the newest included) are in play.
+
+    how = "recompute": what :func:`decoder_forward` does, every layer on every row and the
+    next-token logits at every position; "recompute last row": the same without a cache, but
+    the last layer computes only the keys and values of the earlier rows and the full work of
+    the last row, and only its logits (the rest is never used); "cache": what
+    :func:`decoder_step` does, one row per layer against ``n`` cached keys.
+
+    >>> [step_macs(4, 8, 2, 16, 10, how) for how in ("recompute", "recompute last row", "cache")]
+    [4928, 3344, 1232]
+    """
+    n = check_positive_int("n", n)
+    d, d_ff, v = (check_positive_int(name, x) for name, x in
+                  (("d_model", d_model), ("d_ff", d_ff), ("vocab_size", vocab_size)))
+    n_layers = check_positive_int("n_layers", n_layers)
+    full = 4 * n * d * d + 2 * n * n * d + _ffn_macs(n, d, d_ff)        # one layer, every row
+    row = 4 * d * d + 2 * n * d + _ffn_macs(1, d, d_ff)                   # one layer, one row
+    if how == "recompute":
+        return n_layers * full + n * d * v
+    if how == "recompute last row":
+        return (n_layers - 1) * full + 2 * (n - 1) * d * d + row + d * v   # + earlier rows' k, v
+    if how == "cache":
+        return n_layers * row + d * v
+    raise ValueError(f"how must be 'recompute', 'recompute last row' or 'cache', got {how!r}")
+
 
 def cache_numbers(n_layers, n, d_model):
     """Numbers a KV cache holds for n tokens: ``2 * n_layers * n * d_model`` (K and V).

@@ -173,3 +173,24 @@ class TestTinyGPT:
         raises_clean("cache of shape (n_layers, n_max, d_model) = (1, 4, 8) does not fit this "
                      "model: expected n_layers = 1, d_model = 16 and n_max <= n_ctx = 11",
                      tinygpt_step, trained, 1, KVCache(1, 4, 8))
+
+
+def test_step_macs_counts_what_the_two_programs_compute():
+    """step_macs("recompute") and ("cache") equal the counts the running code keeps; the fair
+    recompute (last layer on the last row only) lies between, and all three agree for one token."""
+    from attnkit.kvcache import step_macs
+    params = init_decoder(vocab_size=13, d_model=8, n_heads=2, n_layers=3, d_ff=24, seed=1)
+    plain = generate(params, [1, 2], n_new=6, use_cache=False)
+    cached = generate(params, [1, 2], n_new=6, use_cache=True)
+    for i in range(6):
+        n = 2 + i
+        assert step_macs(n, 8, 3, 24, 13, "recompute") == plain.macs[i]
+        if i:
+            assert step_macs(n, 8, 3, 24, 13, "cache") == cached.macs[i]
+        assert step_macs(n, 8, 3, 24, 13, "cache") < step_macs(n, 8, 3, 24, 13, "recompute last row") \
+            < step_macs(n, 8, 3, 24, 13, "recompute")
+    assert len({step_macs(1, 8, 3, 24, 13, how) for how in ("recompute", "recompute last row", "cache")}) == 1
+    with pytest.raises(ValueError, match="how must be 'recompute', 'recompute last row' or 'cache', got 'all'"):
+        step_macs(4, 8, 3, 24, 13, "all")
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        step_macs(0, 8, 3, 24, 13, "cache")

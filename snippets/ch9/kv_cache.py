@@ -6,12 +6,14 @@ from attnkit.text import sci
 params, _ = tinygpt.trained(**tinygpt.BOOK)    # 第 8 章训练好的抄写模型 [zh]
 params, _ = tinygpt.trained(**tinygpt.BOOK)    # chapter 8's model, trained to copy [en]
 prompt = [2, 0, 1, 5, 4, 3]                   # "CABFED"
-plain = tinygpt.generate(params, prompt, n_new=6)      # 每步整段重算 [zh]
-plain = tinygpt.generate(params, prompt, n_new=6)      # reruns everything each step [en]
-cached = tinygpt_generate(params, prompt, n_new=6)     # 留着 K、V，只算一行 [zh]
-cached = tinygpt_generate(params, prompt, n_new=6)     # keeps K and V, one row a step [en]
+half = tinygpt.BOOK["half"]                   # 6：写满后半句 [zh]
+half = tinygpt.BOOK["half"]                   # 6: the whole second half [en]
+plain = tinygpt.generate(params, prompt, n_new=half)   # 每步整段重算 [zh]
+plain = tinygpt.generate(params, prompt, n_new=half)   # reruns everything each step [en]
+cached = tinygpt_generate(params, prompt, n_new=half)  # 留着 K、V，只算一行 [zh]
+cached = tinygpt_generate(params, prompt, n_new=half)  # keeps K and V, one row a step [en]
 seq = np.array(cached.tokens)
-redo = np.array([tinygpt.forward(params, [seq[:6 + i]])[0][0, -1] for i in range(6)])  # (6, V)
+redo = np.array([tinygpt.forward(params, [seq[:half + i]])[0][0, -1] for i in range(half)])  # (6, V)
 diff = np.abs(redo - cached.logits).max()
 
 print("不用缓存：", tinygpt.spell(plain))                      # [zh]
