@@ -209,7 +209,8 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
     """As a reader would: on the first chapter's page a wrong answer gets its case and hint, a
     runaway loop is stopped, then a right answer is marked solved; then, moving through the
     chapters by the site's own (instant) navigation, one exercise per chapter is solved with the
-    same Python (worker.js is fetched once); each chapter's index counts the solved ones."""
+    same Python (no check after the first chapter's waits for a start-up); each chapter's index
+    counts the solved ones."""
     from browser import launch, serve_site
 
     data = json.loads((SITE / ("en/" if lang == "en" else "") / "data/widgets/exercises.json").read_text(encoding="utf-8"))
@@ -271,6 +272,8 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
             widget(exercise_id).locator('[data-action="check"]').wait_for()
             state, message = check(exercise_id, item["solution"])
             assert state == "passed", f"{lang} {exercise_id}: {message}"
+            if n:   # the Python that checked the previous chapter checks this one: no new start-up
+                assert widget(exercise_id).get_attribute("data-python-was-ready") == "true", (lang, exercise_id)
             assert widget(exercise_id).locator(".ex-solved").is_visible()
         follow(base + prefix + chapters[0] + "/")
         progress = page.locator('[data-widget="exercise-progress"]')
@@ -278,5 +281,5 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
         assert progress.get_attribute("data-solved") == "1"
         progress.locator('[data-action="clear"]').click()
         assert progress.get_attribute("data-solved") == "0"
-        assert len(workers) == 2, f"{lang}: Python started {len(workers)} times (once, and once more after Stop, expected)"
+        assert 1 <= len(workers) <= 3, f"{lang}: Python started {len(workers)} times"   # first, spare, maybe a spare's spare
         assert not page.errors and not page.outside, (page.errors, page.outside)

@@ -110,6 +110,7 @@ export async function mount(root) {
     result.hidden = true;
     printedBox.hidden = true;
     const loaded = python.isReady();
+    root.dataset.pythonWasReady = String(loaded);     // for the tests: this check waited for no start-up
     setStatus("checking", loaded ? L.checking : L.loading);
     const stopWatching = python.onProgress((m) => { if (m.type === "ready") setStatus("checking", L.checking); });
     const source = JSON.stringify(code.value);   // a JSON string is a valid Python string literal
