@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import as_float_array, check_positive_int
-from .block import feed_forward, layer_norm
+from . import tinygpt
+from ._checks import as_float_array, as_token_ids, check_positive, check_positive_int, check_seed
 from .core import (
     causal_mask,
     merge_heads,
@@ -45,6 +45,7 @@ from .core import (
     sinusoidal_positional_encoding,
     split_heads,
 )
+from .layers import feed_forward, layer_norm, layer_norm_forward
 
 __all__ = [
     "init_decoder",
@@ -90,7 +91,7 @@ def init_decoder(vocab_size, d_model, n_heads, n_layers, d_ff, *, seed=0, scale=
     ``embed`` (vocab_size, d_model) turns ids into vectors, ``w_out`` (d_model, vocab_size)
     turns the last vectors into logits; ``layers`` is a list of dicts with ``w_q, w_k, w_v, w_o`` (d_model, d_model), ``w_1``
     (d_model, d_ff), ``b_1`` (d_ff,), ``w_2`` (d_ff, d_model), ``b_2`` (d_model,).
-    Entries are N(0, scale^2 / fan_in).
+    Entries are N(0, scale^2 / fan_in), ``scale > 0``.
 
     >>> p = init_decoder(10, 8, 2, 3, 16)
     >>> p["embed"].shape, len(p["layers"]), p["n_heads"]
@@ -103,7 +104,8 @@ def init_decoder(vocab_size, d_model, n_heads, n_layers, d_ff, *, seed=0, scale=
     d_ff = check_positive_int("d_ff", d_ff)
     if d_model % n_heads:
         raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
-    rng = np.random.default_rng(seed)
+    scale = check_positive("scale", scale)
+    rng = np.random.default_rng(check_seed(seed))
     g = lambda fan_in, *shape: rng.normal(0, scale / math.sqrt(fan_in), size=shape)  # noqa: E731
     layers = [{
         "w_q": g(d_model, d_model, d_model), "w_k": g(d_model, d_model, d_model),
@@ -120,15 +122,11 @@ def _sizes(params):
     return vocab_size, d_model, params["n_heads"], len(params["layers"])
 
 
-def _check_tokens(tokens, vocab_size):
-    t = np.asarray(tokens)
-    if t.ndim != 1 or t.size == 0 or t.dtype.kind not in "iu" \
-            or t.min() < 0 or t.max() >= vocab_size:
-        raise ValueError(
-            f"tokens must be a non-empty list of integer ids in [0, {vocab_size - 1}], "
-            f"got {tokens!r}"
-        )
-    return t
+def _check_token(token, vocab_size):
+    """One token id as a Python int, or ValueError."""
+    if np.ndim(token) != 0:
+        raise ValueError(f"token must be one integer id, got {token!r}")
+    return int(as_token_ids("token", [token], vocab_size)[0])
 
 
 def _ffn_macs(rows, d_model, d_ff):
@@ -152,7 +150,7 @@ def decoder_forward(params, tokens, *, macs=None):
     (3, 10)
     """
     vocab_size, d_model, n_heads, _ = _sizes(params)
-    t = _check_tokens(tokens, vocab_size)
+    t = as_token_ids("tokens", tokens, vocab_size)
     n = len(t)
     x = params["embed"][t] + sinusoidal_positional_encoding(n, d_model)      # (n, d_model)
     count = 0
@@ -242,7 +240,7 @@ def decoder_step(params, token, cache, *, macs=None):
             f"cache of shape (n_layers, n_max, d_model) = {cache.k.shape} does not fit this "
             f"model: expected n_layers = {n_layers} and d_model = {d_model}"
         )
-    t = int(_check_tokens([token], vocab_size)[0])
+    t = _check_token(token, vocab_size)
     pos = cache.length
     if pos >= cache.n_max:
         raise ValueError(f"the cache is full: it holds n_max = {cache.n_max} tokens")
@@ -295,10 +293,11 @@ def generate(params, prompt, n_new, *, use_cache=True):
 
     Without a cache every step calls :func:`decoder_forward` on the whole sequence so far
     and keeps its last row. With a cache the prompt is read once, token by token, and each
-    new token costs one :func:`decoder_step`.
+    new token costs one :func:`decoder_step`. ``n_new`` is at least 1, as for
+    :func:`attnkit.tinygpt.generate`.
     """
     vocab_size, d_model, _, n_layers = _sizes(params)
-    tokens = [int(t) for t in _check_tokens(prompt, vocab_size)]
+    tokens = [int(t) for t in as_token_ids("prompt", prompt, vocab_size)]
     n_new = check_positive_int("n_new", n_new)
     logits_out, macs = [], []
     if not use_cache:
@@ -364,12 +363,11 @@ def demo_runs(n_new=160):
 def tinygpt_step(params, token, cache):
     """One new token through :mod:`attnkit.tinygpt`'s model, reusing ``cache``: logits (V,).
 
-    The same layers as :func:`attnkit.tinygpt.forward` (its own layer norm and MLP), but only
+    The same layers as :func:`attnkit.tinygpt.forward` (its layer norm and MLP), but only
     the new token's row: its q, k, v per head, k and v appended to the cache, q scored against
     every cached key. ``cache`` is a :class:`KVCache` with ``d_model`` columns (the heads side
     by side, as :func:`attnkit.core.merge_heads` lays them out).
     """
-    from . import tinygpt
     cfg = tinygpt.config_of(params)
     d, n_heads, n_layers = cfg["d_model"], cfg["n_heads"], cfg["n_layers"]
     if not isinstance(cache, KVCache):
@@ -379,14 +377,14 @@ def tinygpt_step(params, token, cache):
             f"cache of shape (n_layers, n_max, d_model) = {cache.k.shape} does not fit this "
             f"model: expected n_layers = {n_layers}, d_model = {d} and n_max <= n_ctx = {cfg['n_ctx']}"
         )
-    t = int(_check_tokens([token], cfg["vocab_size"])[0])
+    t = _check_token(token, cfg["vocab_size"])
     pos = cache.length
     if pos >= cache.n_max:
         raise ValueError(f"the cache is full: it holds n_max = {cache.n_max} tokens")
     x = (params["wte"][t] + params["wpe"][pos])[None, None, :]               # (1, 1, d)
     for l in range(n_layers):
-        p = tinygpt._layer(params, l)
-        a, _ = tinygpt.layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])     # (1, 1, d)
+        p = tinygpt.layer_params(params, l)
+        a, _ = layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])             # (1, 1, d)
         q = a[:, None] @ p["attn.w_q"]                                       # (1, H, 1, d_head)
         k = a[:, None] @ p["attn.w_k"]                                       # (1, H, 1, d_head)
         v = a[:, None] @ p["attn.w_v"]                                       # (1, H, 1, d_head)
@@ -395,10 +393,10 @@ def tinygpt_step(params, token, cache):
         z, _ = scaled_dot_product_attention(q[0], split_heads(k_all, n_heads),
                                             split_heads(v_all, n_heads))     # (H, 1, d_head)
         x = x + (z[None] @ p["attn.w_o"]).sum(axis=1)                        # (1, 1, d)
-        m, _ = tinygpt.layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])
+        m, _ = layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])
         out, _ = tinygpt.mlp_forward(p, m)                                   # (1, 1, d)
         x = x + out
-    x_f, _ = tinygpt.layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])
+    x_f, _ = layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])
     return (x_f @ params["w_u"])[0, 0]                                       # (V,)
 
 
@@ -410,9 +408,8 @@ def tinygpt_generate(params, prompt, n_new):
     (beyond it tinygpt slides its window, which moves every position and invalidates a cache).
     Returns :class:`Generation` (``macs`` is empty: this path does not count).
     """
-    from . import tinygpt
     cfg = tinygpt.config_of(params)
-    tokens = [int(t) for t in _check_tokens(prompt, cfg["vocab_size"])]
+    tokens = [int(t) for t in as_token_ids("prompt", prompt, cfg["vocab_size"])]
     n_new = check_positive_int("n_new", n_new)
     need = len(tokens) + n_new - 1
     if need > cfg["n_ctx"]:
@@ -442,7 +439,6 @@ def tinygpt_recompute_difference(params, prompt, n_new):
     >>> bool(tinygpt_recompute_difference(tinygpt.init(6, 8, 2, 1, 8), [1, 2], 3) < 1e-12)
     True
     """
-    from . import tinygpt
     g = tinygpt_generate(params, prompt, n_new)
     seq = np.array(g.tokens)
     n_prompt = len(g.tokens) - n_new

@@ -47,7 +47,7 @@ class TestSameResult:
 
     def test_cache_holds_the_keys_and_values_of_the_forward(self, params):
         # layer 0's keys are LN(E[t] + PE) @ w_k: compare with a direct computation
-        from attnkit.block import layer_norm
+        from attnkit.layers import layer_norm
         from attnkit.core import sinusoidal_positional_encoding
         tokens = [2, 2, 7, 0]
         g = generate(params, tokens, n_new=1, use_cache=True)
@@ -117,14 +117,37 @@ class TestBadInput:
     def test_not_a_cache(self, params):
         raises_clean("cache must be a KVCache, got dict", decoder_step, params, 1, {})
 
-    @pytest.mark.parametrize("tokens", [[], [1, 23], [1.0], [-1]])
-    def test_bad_tokens(self, params, tokens):
-        raises_clean("tokens must be a non-empty list of integer ids in [0, 22]",
-                     decoder_forward, params, tokens)
+    @pytest.mark.parametrize("tokens, message", [
+        ([], "tokens must have shape (n,) with n >= 1, got shape (0,)"),
+        ([[1, 2]], "tokens must have shape (n,) with n >= 1, got shape (1, 2)"),
+        ([1, 23], "tokens must be token ids in [0, 22] (vocab_size = 23), got 23 at index (1,)"),
+        ([1.0], "tokens must hold integer token ids, got dtype float64"),
+        ([-1], "tokens must be token ids in [0, 22] (vocab_size = 23), got -1 at index (0,)"),
+    ])
+    def test_bad_tokens(self, params, tokens, message):
+        raises_clean(message, decoder_forward, params, tokens)
+
+    def test_bad_prompt_and_token(self, params, trained):
+        raises_clean("prompt must have shape (n,) with n >= 1, got shape (0,)", generate, params, [], 2)
+        raises_clean("prompt must have shape (n,) with n >= 1, got shape (0,)", tinygpt_generate, trained, [], 2)
+        raises_clean("token must be one integer id, got [1, 2]", decoder_step, params, [1, 2], KVCache(3, 4, 16))
+        raises_clean("token must be token ids in [0, 22] (vocab_size = 23), got 23 at index (0,)",
+                     decoder_step, params, 23, KVCache(3, 4, 16))
+
+    def test_n_new_agrees_with_tinygpt(self, trained):
+        """Both generates refuse n_new = 0 with the same words."""
+        from attnkit import tinygpt
+        for call in (lambda: generate(init_decoder(5, 4, 2, 1, 4), [1], 0),
+                     lambda: tinygpt_generate(trained, [1], 0),
+                     lambda: tinygpt.generate(trained, [1], 0)):
+            with pytest.raises(ValueError, match=r"n_new must be a positive integer, got 0 \(int\)"):
+                call()
 
     def test_bad_sizes(self):
         raises_clean("n_layers must be a positive integer, got 0 (int)", cache_numbers, 0, 4, 8)
         raises_clean("d_model=10 is not divisible by n_heads=3", init_decoder, 5, 10, 3, 1, 4)
+        raises_clean("scale must be a positive finite number, got 0 (int)", init_decoder, 5, 4, 2, 1, 4, scale=0)
+        raises_clean("seed must be a non-negative integer, got -1 (int)", init_decoder, 5, 4, 2, 1, 4, seed=-1)
         raises_clean("n_new must be a positive integer, got 0 (int)",
                      generate, init_decoder(5, 4, 2, 1, 4), [1], 0)
 
@@ -145,8 +168,8 @@ def test_the_chapter_listing_uses_the_demo_model():
 
 @pytest.fixture(scope="module")
 def trained():
-    from attnkit import tinygpt
-    return tinygpt.trained(**tinygpt.BOOK)[0]
+    from attnkit import training
+    return training.trained(**training.BOOK)[0]
 
 
 class TestTinyGPT:
