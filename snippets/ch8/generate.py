@@ -8,12 +8,12 @@ prompt = tokens[0, :6]                              # 一条新序列的前半�
 prompt = tokens[0, :6]                              # the first half of a new sequence [en]
 label = 22                                          # 标签列的显示宽度 [zh]
 label = 22                                          # width of the label column [en]
-print(pad("开头：", label), spell(prompt))                                # [zh]
-print(pad("贪心（T = 0）：", label), spell(tinygpt.generate(params, prompt, 5)))   # [zh]
-print(pad("prompt:", label), spell(prompt))                                # [en]
-print(pad("greedy (T = 0):", label), spell(tinygpt.generate(params, prompt, 5)))   # [en]
+print(pad("开头：", label), spell(prompt))                                        # [zh]
+print(pad("贪心（T = 0）：", label), spell(tinygpt.generate(params, prompt, 5)))           # [zh]
+print(pad("prompt:", label), spell(prompt))                                        # [en]
+print(pad("greedy (T = 0):", label), spell(tinygpt.generate(params, prompt, 5)))           # [en]
 for temperature in (1.0, 3.0, 10.0):
     for seed in (0, 1):
         out = tinygpt.generate(params, prompt, 5, temperature=temperature, seed=seed)
-        print(pad(f"T = {temperature:4}，随机种子 {seed}：", label), spell(out))   # [zh]
-        print(pad(f"T = {temperature:4}, seed {seed}:", label), spell(out))       # [en]
+        print(pad(f"T = {temperature:4}，随机种子 {seed}：", label), spell(out))           # [zh]
+        print(pad(f"T = {temperature:4}, seed {seed}:", label), spell(out))               # [en]
