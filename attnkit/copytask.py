@@ -91,7 +91,11 @@ def spell(tokens):
     ...
     ValueError: tokens must be ids in [0, 25] (one letter each) or -1, got 26 at index 1
     """
-    ids = np.ravel(tokens)
+    try:
+        ids = np.ravel(np.asarray(tokens))
+    except (ValueError, TypeError):
+        raise ValueError(f"tokens must be a rectangular array of token ids, got a ragged "
+                         f"or malformed {type(tokens).__name__}") from None
     if ids.size and ids.dtype.kind not in "iu":
         raise ValueError(f"tokens must hold integer token ids, got dtype {ids.dtype}")
     bad = (ids < -1) | (ids >= len(LETTERS))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_positive_int, check_seed
+from ._checks import as_float_array, check_positive_int, check_seed
 from .core import softmax
 
 __all__ = ["ScalingMeasurement", "random_scores", "softmax_jacobian", "scaling_experiment"]
@@ -54,7 +54,7 @@ def softmax_jacobian(p) -> np.ndarray:
     array([[ 0.25, -0.25],
            [-0.25,  0.25]])
     """
-    p = np.asarray(p, dtype=float)                        # (..., n)
+    p = as_float_array("p", p, min_ndim=1, layout="(..., n)")   # (..., n)
     diag = p[..., :, None] * np.eye(p.shape[-1])           # (..., n, n)
     return diag - p[..., :, None] * p[..., None, :]        # (..., n, n)
 

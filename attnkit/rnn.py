@@ -381,7 +381,11 @@ def clip_by_norm(g, max_norm):
     g = as_float_array("g", g)
     if not (isinstance(max_norm, numbers.Real) and math.isfinite(max_norm) and max_norm > 0):
         raise ValueError(f"max_norm must be a finite number > 0, got {max_norm!r}")
-    length = float(np.linalg.norm(g))                          # ||g|| over all entries
+    with np.errstate(over="ignore"):
+        length = float(np.linalg.norm(g))                      # ||g|| over all entries
+    if math.isinf(length):                                     # ||g|| overflows: certainly too long
+        unit = g / float(np.abs(g).max())                      # same direction, entries <= 1
+        return unit * (max_norm / float(np.linalg.norm(unit)))
     return g * min(1.0, max_norm / length) if length > 0 else g.copy()
 
 

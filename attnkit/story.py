@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_lang
+from ._checks import as_float_array, check_lang
 from .core import multi_head_attention, sinusoidal_positional_encoding, split_heads
 from .layers import feed_forward, layer_norm, relu, residual
 from .text import pad, width
@@ -302,7 +302,11 @@ def story_table(rows: np.ndarray, tokens: list[str], columns: list[str], digits:
     她     1.0   0.0
     饿     0.0   1.0
     """
-    rows = np.atleast_2d(np.asarray(rows, dtype=float))
+    if not (isinstance(tokens, (list, tuple)) and isinstance(columns, (list, tuple))
+            and all(isinstance(t, str) for t in [*tokens, *columns])):
+        raise ValueError(f"tokens and columns must be lists of strings, got "
+                         f"{type(tokens).__name__} and {type(columns).__name__}")
+    rows = np.atleast_2d(as_float_array("rows", rows))
     if rows.shape != (len(tokens), len(columns)):
         raise ValueError(f"rows must have shape ({len(tokens)}, {len(columns)}), got {rows.shape}")
     label = max(width(t) for t in tokens) + 2

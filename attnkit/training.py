@@ -45,6 +45,17 @@ def _check_lr(lr):
     return check_positive("lr", lr, why=" (the learning rate)")
 
 
+def _check_grads(params, grads):
+    """Raise unless params and grads are dicts with the same keys (as loss_and_grad returns)."""
+    if not isinstance(params, dict) or not isinstance(grads, dict):
+        raise ValueError(f"params and grads must be dicts name -> array (as tinygpt.init and "
+                         f"loss_and_grad give), got {type(params).__name__} and {type(grads).__name__}")
+    if params.keys() != grads.keys():
+        missing = sorted(set(params) - set(grads))[:3]
+        extra = sorted(set(grads) - set(params))[:3]
+        raise ValueError(f"grads must have the keys of params: missing {missing}, extra {extra}")
+
+
 def sgd_step(params, grads, lr):
     """Plain gradient descent, in place: w <- w - lr * dL/dw for every parameter.
 
@@ -54,6 +65,7 @@ def sgd_step(params, grads, lr):
     array([0.95, 2.1 ])
     """
     lr = _check_lr(lr)
+    _check_grads(params, grads)
     for key in params:
         params[key] -= lr * grads[key]
 
@@ -83,6 +95,10 @@ def adam_step(params, grads, state, lr, beta_1=0.9, beta_2=0.999, eps=1e-8):
     (array([ 0.9, -1.9]), 1)
     """
     lr = _check_lr(lr)
+    _check_grads(params, grads)
+    if not isinstance(state, dict) or {"t", "m", "v"} - set(state):
+        raise ValueError(f"state must be the dict made by adam_init(params) (keys 't', 'm', 'v'), "
+                         f"got {type(state).__name__}")
     state["t"] += 1
     t = state["t"]
     for key in params:

@@ -81,3 +81,10 @@ def test_stronger_queries_sharpen_the_weights():
 def test_story_table_checks_shape():
     with pytest.raises(ValueError, match="rows must have shape"):
         story_table(np.zeros((2, 3)), ["a", "b"], ["x", "y"])
+
+
+def test_story_table_checks_its_labels():
+    with pytest.raises(ValueError, match="tokens and columns must be lists of strings, got int and list"):
+        story_table(np.eye(2), 2, ["a", "b"])
+    with pytest.raises(ValueError, match="rows contains NaN or infinity"):
+        story_table([[np.nan]], ["a"], ["b"])

@@ -354,3 +354,16 @@ def test_tiny_and_huge_temperatures_are_their_limits():
 def test_task_and_training_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: spell([[0, 1], [2]]), "tokens must be a rectangular array of token ids, got a ragged"),
+    (lambda: sgd_step({"w": np.ones(2)}, {"v": np.ones(2)}, lr=0.1),
+     r"grads must have the keys of params: missing \['w'\], extra \['v'\]"),
+    (lambda: sgd_step([1.0], {}, lr=0.1), "params and grads must be dicts name -> array"),
+    (lambda: adam_step({"w": np.ones(2)}, {"w": np.ones(2)}, {}, lr=0.1),
+     "state must be the dict made by adam_init"),
+])
+def test_optimisers_and_spell_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
