@@ -367,3 +367,20 @@ def test_task_and_training_bad_input(call, message):
 def test_optimisers_and_spell_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("listing", ["ch8/causal.py", "ch8/loss.py"])
+def test_listings_that_spell_the_model_out_spell_the_books(listing):
+    """Listings 8.1/8.2 show tinygpt.init's arguments to the reader instead of BOOK: they must
+    be the book's model (the settings are typed once, in training.BOOK; this keeps the copy honest)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "snippets" / listing).read_text(encoding="utf-8")
+    args = re.search(r"tinygpt\.init\(([^)]*)\)", text).group(1)
+    spelled = {k.strip(): int(v) for k, v in (a.split("=") for a in args.split(","))}
+    assert init(**spelled).keys() == training.untrained(**BOOK).keys()
+    assert all(np.array_equal(init(**spelled)[k], v) for k, v in training.untrained(**BOOK).items())
+    task = re.search(r"CopyTask\(([^)]*)\)", text)
+    if task:
+        assert task.group(1).replace(" ", "") == f"vocab_size={BOOK['vocab_size']},half={BOOK['half']}"
