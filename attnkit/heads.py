@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_positive, check_positive_int, check_seed
+from ._checks import as_float_array, check_positive, check_positive_int, check_seed
 from .core import softmax
 
 __all__ = [
@@ -208,7 +208,9 @@ def neighbour_share(weights):
     array([[1., 0.],
            [0., 1.]])
     """
-    weights = np.asarray(weights, dtype=float)
+    weights = as_float_array("weights", weights, min_ndim=3, layout="(heads, n, n)")
+    if weights.ndim != 3 or weights.shape[1] != weights.shape[2]:
+        raise ValueError(f"weights must have shape (heads, n, n), got shape {weights.shape}")
     n = weights.shape[-1]
     i = np.arange(n)
     left = weights[:, i, (i - 1) % n].mean(axis=-1)            # (2,)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_lang
+from ._checks import as_float_array, check_lang
 from .core import scaled_dot_product_attention
 from .text import pad, width
 
@@ -349,7 +349,14 @@ def attention_step(x, w_q, w_k, w_v) -> Step:
     array([[0.014, 0.986],
            [0.5  , 0.5  ]])
     """
-    x = np.asarray(x, dtype=float)
+    x = as_float_array("x", x, min_ndim=2, layout="(n, d_model)")
+    if x.ndim != 2:
+        raise ValueError(f"x must have shape (n, d_model), got shape {x.shape}")
+    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        w = as_float_array(name, w, min_ndim=2, layout="(d_model, d)")
+        if w.ndim != 2 or w.shape[0] != x.shape[1]:
+            raise ValueError(f"{name} must have shape (d_model, d) with d_model = {x.shape[1]} rows "
+                             f"(one per column of x), got shape {w.shape}")
     q = x @ w_q                                  # (n, d_model) @ (d_model, d_k) -> (n, d_k)
     k = x @ w_k                                  # (n, d_model) @ (d_model, d_k) -> (n, d_k)
     v = x @ w_v                                  # (n, d_model) @ (d_model, d_v) -> (n, d_v)
