@@ -40,6 +40,7 @@ from ._checks import (
     as_mask,
     check_positive_int,
     check_scale,
+    check_seed,
 )
 from .core import scaled_dot_product_attention
 from .window import check_window
@@ -299,7 +300,7 @@ def attention_peak_bytes(ns, d_k=64, block_size=64, *, seed=0):
     """
     d_k = check_positive_int("d_k", d_k)
     block_size = _block_size(block_size)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     full, tiled = [], []
     # one warm-up run of each first: what a first call allocates once (caches, lazily built
     # objects) is not attention's memory, and would make the first point depend on history

@@ -1,4 +1,4 @@
-from attnkit.block import FEATURE_NAMES, STORY, story, story_table
+from attnkit.story import FEATURE_NAMES, STORY, story, story_table
 
 # 第 1 幕：先切成词元，再给每个词元加上词向量和位置编码。 [zh]
 # Step 1: tokens, then embedding + position for each of them. [en]
