@@ -24,6 +24,10 @@ __all__ = [
     "check_scale",
     "check_axis",
     "check_finite",
+    "check_positive",
+    "check_seed",
+    "check_lang",
+    "as_token_ids",
 ]
 
 
@@ -233,19 +237,26 @@ def check_divisible(d_model: int, n_heads: int) -> int:
 
 
 def check_scale(scale) -> float:
-    """Return ``scale`` as a float, or raise unless it is a finite real number.
+    """Return ``scale`` as a float, or raise unless it is a finite number > 0.
+
+    The scores are multiplied by ``scale``: 0 would give every key the same weight and a
+    negative scale would turn the ranking upside down, so neither is a scale.
 
     Example
     -------
     >>> check_scale(float("inf"))
     Traceback (most recent call last):
     ...
-    ValueError: scale must be a finite real number (or None for 1/sqrt(d_k)), got inf (float)
+    ValueError: scale must be a positive finite number (or None for 1/sqrt(d_k)), got inf (float)
+    >>> check_scale(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: scale must be a positive finite number (or None for 1/sqrt(d_k)), got 0 (int)
     """
     if (isinstance(scale, (bool, np.bool_)) or not isinstance(scale, numbers.Real)
-            or not math.isfinite(scale)):
+            or not math.isfinite(scale) or scale <= 0):
         raise ValueError(
-            f"scale must be a finite real number (or None for 1/sqrt(d_k)), got {_kind(scale)}"
+            f"scale must be a positive finite number (or None for 1/sqrt(d_k)), got {_kind(scale)}"
         )
     return float(scale)
 
@@ -267,3 +278,91 @@ def check_axis(axis, ndim: int, shape: tuple, name: str = "x") -> int:
             f"expected an integer in [{-ndim}, {ndim - 1}]"
         )
     return int(axis) % ndim
+
+
+def as_token_ids(name: str, ids, vocab_size: int, *, ndim: int = 1,
+                 not_scored: bool = False) -> np.ndarray:
+    """Return ``ids`` as an int64 array of token ids in [0, vocab_size), or raise.
+
+    ``ndim`` 1 means one sequence (n,), 2 a batch (batch, n); every size must be at least 1.
+    With ``not_scored=True`` the id -1 is allowed too (a target that is not scored).
+
+    Example
+    -------
+    >>> as_token_ids("prompt", [], 8)
+    Traceback (most recent call last):
+    ...
+    ValueError: prompt must have shape (n,) with n >= 1, got shape (0,)
+    >>> as_token_ids("tokens", [[0, 9]], 8, ndim=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: tokens must be token ids in [0, 7] (vocab_size = 8), got 9 at index (0, 1)
+    """
+    sizes = {1: ("n",), 2: ("batch", "n")}[ndim]
+    layout = f"({sizes[0]},)" if ndim == 1 else f"({', '.join(sizes)})"
+    try:
+        raw = np.asarray(ids)
+    except (ValueError, TypeError):
+        raise ValueError(f"{name} must be a rectangular array of token ids {layout}, got a ragged "
+                         f"or malformed {type(ids).__name__}") from None
+    if raw.ndim != ndim or 0 in raw.shape:
+        at_least = " and ".join(f"{size} >= 1" for size in sizes)
+        raise ValueError(f"{name} must have shape {layout} with {at_least}, got shape {raw.shape}")
+    if raw.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integer token ids, got dtype {raw.dtype}")
+    low = -1 if not_scored else 0
+    bad = (raw < low) | (raw >= vocab_size)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        also = " or -1 for not scored" if not_scored else ""
+        raise ValueError(f"{name} must be token ids in [0, {vocab_size - 1}]{also} (vocab_size = "
+                         f"{vocab_size}), got {int(raw[where])} at index {where}")
+    return raw.astype(np.int64)
+
+
+def check_lang(lang) -> str:
+    """Return ``lang`` if it is one of the book's languages, 'zh' or 'en', or raise.
+
+    Example
+    -------
+    >>> check_lang("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: lang must be 'zh' or 'en', got 'fr'
+    """
+    if lang not in ("zh", "en"):
+        raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
+    return lang
+
+
+def check_positive(name: str, value, *, why: str = "") -> float:
+    """Return ``value`` as a float, or raise unless it is a finite real number > 0.
+
+    ``why`` is added to the message, e.g. ``" (the learning rate)"``.
+
+    Example
+    -------
+    >>> check_positive("lr", 0, why=" (the learning rate)")
+    Traceback (most recent call last):
+    ...
+    ValueError: lr (the learning rate) must be a positive finite number, got 0 (int)
+    """
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+            or not math.isfinite(value) or value <= 0):
+        raise ValueError(f"{name}{why} must be a positive finite number, got {_kind(value)}")
+    return float(value)
+
+
+def check_seed(seed) -> int:
+    """Return ``seed`` as a Python int, or raise unless it is an integer >= 0 (a random seed).
+
+    Example
+    -------
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a non-negative integer, got 1.5 (float)
+    """
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {_kind(seed)}")
+    return int(seed)

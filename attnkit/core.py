@@ -33,6 +33,7 @@ __all__ = [
     "multi_head_attention",
     "sinusoidal_positional_encoding",
     "spread_evenly",
+    "softmax_unchecked",
 ]
 
 
@@ -40,8 +41,15 @@ __all__ = [
 # softmax
 # --------------------------------------------------------------------------
 
-def _softmax(x: np.ndarray, axis: int, mask: np.ndarray | None) -> np.ndarray:
-    """softmax on already-validated input; ``mask`` already broadcast to x."""
+def softmax_unchecked(x: np.ndarray, axis: int, mask: np.ndarray | None) -> np.ndarray:
+    """:func:`softmax` without its input checks, for inner loops whose input is already checked.
+
+    x : a float array; ``axis`` an int in range; ``mask`` None or a boolean array already
+    broadcast to x.shape (True = keep). Entries of x may be -inf (they get weight 0).
+
+    >>> softmax_unchecked(np.array([0.0, np.log(3.0)]), -1, None).round(2)
+    array([0.25, 0.75])
+    """
     # Underflow to 0.0 (e.g. exp(-20000)) is the right answer, not an error.
     with np.errstate(under="ignore"):
         if mask is None:
@@ -111,7 +119,7 @@ def softmax(x, axis=-1, mask=None):
         )
     if mask is not None:
         mask = as_mask(mask, x.shape, "x")
-    return _softmax(x, axis, mask)
+    return softmax_unchecked(x, axis, mask)
 
 
 # --------------------------------------------------------------------------
@@ -129,7 +137,7 @@ def _attention(q, k, v, mask, scale):
         )
     if mask is not None:
         mask = as_mask(mask, scores.shape, "the scores")  # (..., n_q, n_k)
-    weights = _softmax(scores, -1, mask)            # (..., n_q, n_k), each row sums to 1 (or is all 0)
+    weights = softmax_unchecked(scores, -1, mask)   # (..., n_q, n_k), each row sums to 1 (or is all 0)
     with np.errstate(under="ignore"):
         out = weights @ v                           # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
     return out, weights

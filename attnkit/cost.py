@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from ._checks import check_positive_int
+from ._checks import check_positive_int, check_seed
 from .core import scaled_dot_product_attention
 from .rnn import influence_on_last, init_rnn, random_tokens, rnn_forward
 
@@ -60,7 +60,7 @@ def init_attention(d, *, seed=0):
     [(4, 4), (4, 4), (4, 4)]
     """
     d = check_positive_int("d", d)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     return tuple(rng.normal(0, 1 / np.sqrt(d), size=(3, d, d)))
 
 
@@ -104,7 +104,7 @@ def score_matrix(n, d_k=64, *, seed=0):
     (5, 5)
     """
     n = check_positive_int("n", n)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     q = rng.normal(size=(n, d_k))                                # (n, d_k)
     k = rng.normal(size=(n, d_k))                                # (n, d_k)
     _, weights = scaled_dot_product_attention(q, k, k)           # (n, n)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_positive_int
+from ._checks import as_float_array, check_positive, check_positive_int, check_seed
 from .core import softmax
 
 __all__ = [
@@ -71,7 +71,7 @@ def make_task(n=TASK["n"], n_words=TASK["n_words"], n_sentences=TASK["n_sentence
     n_sentences = check_positive_int("n_sentences", n_sentences)
     if n < 3:
         raise ValueError(f"n must be at least 3 so that the left and right neighbours differ, got {n}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     words = rng.integers(0, n_words, size=(n_sentences, n))          # (S, n) word ids
     c = np.eye(n_words)[words]                                        # (S, n, n_words)
     pos = np.broadcast_to(np.eye(n), (n_sentences, n, n))             # (S, n, n)
@@ -93,7 +93,10 @@ def init_heads(start, d_model, d_k, d_out, *, scale=0.3, seed=0, nudge=1e-6):
     """
     if start not in STARTS:
         raise ValueError(f"start must be one of {STARTS}, got {start!r}")
-    rng = np.random.default_rng(seed)
+    d_model, d_k, d_out = (check_positive_int(name, value) for name, value in
+                           (("d_model", d_model), ("d_k", d_k), ("d_out", d_out)))
+    scale, nudge = check_positive("scale", scale), check_positive("nudge", nudge)
+    rng = np.random.default_rng(check_seed(seed))
 
     def draw():
         return {"w_q": rng.normal(0, scale, (d_model, d_k)),
@@ -205,7 +208,9 @@ def neighbour_share(weights):
     array([[1., 0.],
            [0., 1.]])
     """
-    weights = np.asarray(weights, dtype=float)
+    weights = as_float_array("weights", weights, min_ndim=3, layout="(heads, n, n)")
+    if weights.ndim != 3 or weights.shape[1] != weights.shape[2]:
+        raise ValueError(f"weights must have shape (heads, n, n), got shape {weights.shape}")
     n = weights.shape[-1]
     i = np.arange(n)
     left = weights[:, i, (i - 1) % n].mean(axis=-1)            # (2,)
@@ -228,7 +233,7 @@ def worked_dimensions(n=4, d_model=512, n_heads=8, seed=0):
     """
     from .core import merge_heads, multi_head_attention, scaled_dot_product_attention, split_heads
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     x = rng.normal(size=(n, d_model))
     w_q, w_k, w_v, w_o = rng.normal(0, 1 / math.sqrt(d_model), size=(4, d_model, d_model))
     q, k, v = x @ w_q, x @ w_k, x @ w_v                                    # (n, d_model) each

@@ -12,11 +12,14 @@ and reads the cached K and V of the earlier tokens.
 The cache itself is memory that grows with n: two arrays (K and V) of n x d_model numbers in
 every layer, ``2 * n_layers * n * d_model`` numbers in all (:func:`cache_numbers`).
 
-Everything here stands on :mod:`attnkit.core`: the uncached path calls
-:func:`~attnkit.core.multi_head_attention` with a causal mask; the cached path calls
-:func:`~attnkit.core.scaled_dot_product_attention` on the cached heads.
+The decoder is chapter 8's, :mod:`attnkit.tinygpt`: the uncached path is its
+:func:`~attnkit.tinygpt.forward` on the whole prefix; the cached path, :func:`decoder_step`,
+runs the same layers on the new token's row only, with
+:func:`~attnkit.core.scaled_dot_product_attention` over the cached heads. Both count the
+multiply-adds they spend (:func:`forward_macs`, :func:`step_macs`).
 
-    >>> params = init_decoder(vocab_size=11, d_model=8, n_heads=2, n_layers=2, d_ff=16, seed=0)
+    >>> from attnkit import tinygpt
+    >>> params = tinygpt.init(vocab_size=11, d_model=8, n_heads=2, n_layers=2, n_ctx=8, seed=0)
     >>> plain = generate(params, [1, 2, 3], n_new=5, use_cache=False)
     >>> cached = generate(params, [1, 2, 3], n_new=5, use_cache=True)
     >>> plain.tokens == cached.tokens
@@ -30,38 +33,30 @@ Everything here stands on :mod:`attnkit.core`: the uncached path calls
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import as_float_array, check_positive_int
-from .block import feed_forward, layer_norm
-from .core import (
-    causal_mask,
-    merge_heads,
-    multi_head_attention,
-    scaled_dot_product_attention,
-    sinusoidal_positional_encoding,
-    split_heads,
-)
+from . import tinygpt
+from ._checks import as_float_array, as_token_ids, check_positive_int
+from .core import merge_heads, scaled_dot_product_attention, split_heads
+from .layers import layer_norm_forward
 
 __all__ = [
-    "init_decoder",
-    "decoder_forward",
     "KVCache",
+    "forward_macs",
+    "step_macs",
     "decoder_step",
     "Generation",
     "generate",
+    "recompute_difference",
+    "recompute_last_row_macs",
     "cache_numbers",
     "cache_bytes",
     "MODEL_SIZES",
     "DEMO_MODEL",
     "DEMO_PROMPT",
     "demo_runs",
-    "tinygpt_step",
-    "tinygpt_generate",
-    "tinygpt_recompute_difference",
 ]
 
 # A few published model shapes (inputs, not results): layers, d_model, context length.
@@ -75,101 +70,57 @@ MODEL_SIZES = {
 }
 
 
-# The small random decoder the book generates with (figure ch9-kv-work, listing ch9/kv_work.py).
-DEMO_MODEL = dict(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
+# The small random decoder the book counts with (figure ch9-kv-work, listing ch9/kv_work.py):
+# chapter 8's model with fresh weights, its context long enough for the 160 tokens of the figure.
+DEMO_MODEL = dict(vocab_size=32, d_model=16, n_heads=2, n_layers=2, n_ctx=256, seed=0)
 DEMO_PROMPT = (1, 2, 3)
 
 
 # --------------------------------------------------------------------------
-# a small decoder-only model with given (random) weights
+# the work: multiply-adds counted from the shapes
 # --------------------------------------------------------------------------
 
-def init_decoder(vocab_size, d_model, n_heads, n_layers, d_ff, *, seed=0, scale=1.0):
-    """Random weights for a small causal decoder stack: a dict of arrays.
+def _check_token(token, vocab_size):
+    """One token id as a Python int, or ValueError."""
+    if np.ndim(token) != 0:
+        raise ValueError(f"token must be one integer id, got {token!r}")
+    return int(as_token_ids("token", [token], vocab_size)[0])
 
-    ``embed`` (vocab_size, d_model) turns ids into vectors, ``w_out`` (d_model, vocab_size)
-    turns the last vectors into logits; ``layers`` is a list of dicts with ``w_q, w_k, w_v, w_o`` (d_model, d_model), ``w_1``
-    (d_model, d_ff), ``b_1`` (d_ff,), ``w_2`` (d_ff, d_model), ``b_2`` (d_model,).
-    Entries are N(0, scale^2 / fan_in).
 
-    >>> p = init_decoder(10, 8, 2, 3, 16)
-    >>> p["embed"].shape, len(p["layers"]), p["n_heads"]
-    ((10, 8), 3, 2)
+def forward_macs(params, n):
+    """Multiply-adds of one :func:`attnkit.tinygpt.forward` on n tokens (every row recomputed).
+
+    Per layer: the q, k, v and output projections (4 n d^2), q k^T and weights @ v over all
+    heads (2 n^2 d), the MLP (2 n d d_ff); then the unembedding (n d V). Layer norms, softmax
+    and additions are left out: they are O(n d), not multiply-adds of a matrix product.
+
+    >>> from attnkit import tinygpt
+    >>> forward_macs(tinygpt.init(10, 8, 2, 1, 4), 4)     # 4*4*64 + 2*16*8 + 2*4*8*32 + 4*8*10
+    3648
     """
-    vocab_size = check_positive_int("vocab_size", vocab_size)
-    d_model = check_positive_int("d_model", d_model)
-    n_heads = check_positive_int("n_heads", n_heads)
-    n_layers = check_positive_int("n_layers", n_layers)
-    d_ff = check_positive_int("d_ff", d_ff)
-    if d_model % n_heads:
-        raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
-    rng = np.random.default_rng(seed)
-    g = lambda fan_in, *shape: rng.normal(0, scale / math.sqrt(fan_in), size=shape)  # noqa: E731
-    layers = [{
-        "w_q": g(d_model, d_model, d_model), "w_k": g(d_model, d_model, d_model),
-        "w_v": g(d_model, d_model, d_model), "w_o": g(d_model, d_model, d_model),
-        "w_1": g(d_model, d_model, d_ff), "b_1": np.zeros(d_ff),
-        "w_2": g(d_ff, d_ff, d_model), "b_2": np.zeros(d_model),
-    } for _ in range(n_layers)]
-    return {"embed": rng.normal(0, 1, size=(vocab_size, d_model)), "layers": layers,
-            "w_out": g(d_model, d_model, vocab_size), "n_heads": n_heads}
+    cfg = tinygpt.config_of(params)
+    n = check_positive_int("n", n)
+    d, d_ff = cfg["d_model"], params["h0.mlp.w_1"].shape[1]
+    per_layer = 4 * n * d * d + 2 * n * n * d + 2 * n * d * d_ff
+    return cfg["n_layers"] * per_layer + n * d * cfg["vocab_size"]
 
 
-def _sizes(params):
-    vocab_size, d_model = params["embed"].shape
-    return vocab_size, d_model, params["n_heads"], len(params["layers"])
+def step_macs(params, pos):
+    """Multiply-adds of one :func:`decoder_step` for the token at position ``pos`` (0-based).
 
+    The same products as :func:`forward_macs`, for one row: 4 d^2 + 2 (pos + 1) d + 2 d d_ff
+    per layer (its scores and weighted sum read pos + 1 cached rows), then d V.
 
-def _check_tokens(tokens, vocab_size):
-    t = np.asarray(tokens)
-    if t.ndim != 1 or t.size == 0 or t.dtype.kind not in "iu" \
-            or t.min() < 0 or t.max() >= vocab_size:
-        raise ValueError(
-            f"tokens must be a non-empty list of integer ids in [0, {vocab_size - 1}], "
-            f"got {tokens!r}"
-        )
-    return t
-
-
-def _ffn_macs(rows, d_model, d_ff):
-    return rows * d_model * d_ff * 2                        # x @ w_1 and hidden @ w_2
-
-
-def decoder_forward(params, tokens, *, macs=None):
-    """Logits for every position, recomputing everything: (n, vocab_size).
-
-        x = E[tokens] + PE                                   (n, d_model)
-        x = x + MultiHead(LN(x), causal)                     each layer, pre-LN
-        x = x + FFN(LN(x))
-        logits = LN(x) @ W_out                               (n, vocab_size)
-
-    Row t of the logits scores the token that follows ``tokens[t]``. If ``macs`` is a list,
-    the multiply-adds this call performs are appended to it (counted from the arrays'
-    shapes: projections, scores, weighted sums, feed-forward, output layer).
-
-    >>> p = init_decoder(10, 8, 2, 2, 16)
-    >>> decoder_forward(p, [1, 2, 3]).shape
-    (3, 10)
+    >>> from attnkit import tinygpt
+    >>> step_macs(tinygpt.init(10, 8, 2, 1, 4), 3)        # 4*64 + 2*4*8 + 2*8*32 + 8*10
+    912
     """
-    vocab_size, d_model, n_heads, _ = _sizes(params)
-    t = _check_tokens(tokens, vocab_size)
-    n = len(t)
-    x = params["embed"][t] + sinusoidal_positional_encoding(n, d_model)      # (n, d_model)
-    count = 0
-    for layer in params["layers"]:
-        a, _ = multi_head_attention(layer_norm(x), layer["w_q"], layer["w_k"], layer["w_v"],
-                                    layer["w_o"], n_heads, mask=causal_mask(n))  # (n, d_model)
-        x = x + a
-        x = x + feed_forward(layer_norm(x), layer["w_1"], layer["b_1"],
-                             layer["w_2"], layer["b_2"])                     # (n, d_model)
-        count += 4 * n * d_model * d_model                  # q, k, v and output projections
-        count += 2 * n * n * d_model                        # q k^T and weights @ v, all heads
-        count += _ffn_macs(n, d_model, layer["w_1"].shape[1])
-    logits = layer_norm(x) @ params["w_out"]                # (n, d_model) @ (d_model, vocab) -> (n, vocab)
-    count += n * d_model * vocab_size
-    if macs is not None:
-        macs.append(count)
-    return logits
+    cfg = tinygpt.config_of(params)
+    if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)) or pos < 0:
+        raise ValueError(f"pos must be a non-negative integer, got {pos!r}")
+    d, d_ff = cfg["d_model"], params["h0.mlp.w_1"].shape[1]
+    per_layer = 4 * d * d + 2 * (pos + 1) * d + 2 * d * d_ff
+    return cfg["n_layers"] * per_layer + d * cfg["vocab_size"]
 
 
 # --------------------------------------------------------------------------
@@ -227,48 +178,53 @@ class KVCache:
         return self.k[layer, :upto], self.v[layer, :upto]
 
 
-def decoder_step(params, token, cache, *, macs=None):
-    """Run one new token through the model, reusing ``cache``: its logits (vocab_size,).
+def decoder_step(params, token, cache):
+    """One new token through :mod:`attnkit.tinygpt`'s model, reusing ``cache``: logits (V,).
 
-    The token sits at position ``cache.length``. In every layer only its own q, k, v are
-    computed; k and v are appended to the cache and q attends to all cached keys (its own
-    included). No mask is needed: the cache holds only the past.
+    The same layers as :func:`attnkit.tinygpt.forward` (its layer norm and MLP), but only the
+    new token's row, at position ``cache.length``: its q, k, v per head, k and v appended to
+    the cache, q scored against every cached key (its own included). No mask is needed: the
+    cache holds only the past. ``cache`` is a :class:`KVCache` with ``d_model`` columns (the
+    heads side by side, as :func:`attnkit.core.merge_heads` lays them out).
+
+    >>> from attnkit import tinygpt
+    >>> params = tinygpt.init(6, 8, 2, 1, 8)
+    >>> cache = KVCache(n_layers=1, n_max=8, d_model=8)
+    >>> rows = [decoder_step(params, t, cache) for t in [1, 2, 3]]
+    >>> full, _ = tinygpt.forward(params, [[1, 2, 3]])
+    >>> bool(np.abs(np.array(rows) - full[0]).max() < 1e-12), cache.length
+    (True, 3)
     """
-    vocab_size, d_model, n_heads, n_layers = _sizes(params)
+    cfg = tinygpt.config_of(params)
+    d, n_heads, n_layers = cfg["d_model"], cfg["n_heads"], cfg["n_layers"]
     if not isinstance(cache, KVCache):
         raise ValueError(f"cache must be a KVCache, got {type(cache).__name__}")
-    if (cache.n_layers, cache.d_model) != (n_layers, d_model):
+    if (cache.n_layers, cache.d_model) != (n_layers, d) or cache.n_max > cfg["n_ctx"]:
         raise ValueError(
             f"cache of shape (n_layers, n_max, d_model) = {cache.k.shape} does not fit this "
-            f"model: expected n_layers = {n_layers} and d_model = {d_model}"
+            f"model: expected n_layers = {n_layers}, d_model = {d} and n_max <= n_ctx = {cfg['n_ctx']}"
         )
-    t = int(_check_tokens([token], vocab_size)[0])
+    t = _check_token(token, cfg["vocab_size"])
     pos = cache.length
     if pos >= cache.n_max:
         raise ValueError(f"the cache is full: it holds n_max = {cache.n_max} tokens")
-    pe = sinusoidal_positional_encoding(pos + 1, d_model)[pos]               # (d_model,)
-    x = (params["embed"][t] + pe)[None, :]                                   # (1, d_model)
-    d_head = d_model // n_heads
-    count = 0
-    for i, layer in enumerate(params["layers"]):
-        a = layer_norm(x)                                                    # (1, d_model)
-        q, k, v = a @ layer["w_q"], a @ layer["w_k"], a @ layer["w_v"]       # (1, d_model) each
-        cache.append(i, k[0], v[0])
-        k_all, v_all = cache.keys(i, pos + 1)                                # (pos+1, d_model)
-        heads, _ = scaled_dot_product_attention(
-            split_heads(q, n_heads), split_heads(k_all, n_heads), split_heads(v_all, n_heads),
-            scale=1.0 / math.sqrt(d_head))                                   # (n_heads, 1, d_head)
-        x = x + merge_heads(heads) @ layer["w_o"]                            # (1, d_model)
-        x = x + feed_forward(layer_norm(x), layer["w_1"], layer["b_1"],
-                             layer["w_2"], layer["b_2"])                     # (1, d_model)
-        count += 4 * d_model * d_model                      # this token's q, k, v, output
-        count += 2 * (pos + 1) * d_model                    # one row of scores, one weighted sum
-        count += _ffn_macs(1, d_model, layer["w_1"].shape[1])
-    logits = layer_norm(x) @ params["w_out"]                                 # (1, vocab)
-    count += d_model * vocab_size
-    if macs is not None:
-        macs.append(count)
-    return logits[0]
+    x = (params["wte"][t] + params["wpe"][pos])[None, None, :]               # (1, 1, d)
+    for l in range(n_layers):
+        p = tinygpt.layer_params(params, l)
+        a, _ = layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])               # (1, 1, d)
+        q = a[:, None] @ p["attn.w_q"]                                       # (1, H, 1, d_head)
+        k = a[:, None] @ p["attn.w_k"]                                       # (1, H, 1, d_head)
+        v = a[:, None] @ p["attn.w_v"]                                       # (1, H, 1, d_head)
+        cache.append(l, merge_heads(k[0])[0], merge_heads(v[0])[0])          # (d,) rows
+        k_all, v_all = cache.keys(l, pos + 1)                                # (pos+1, d)
+        z, _ = scaled_dot_product_attention(q[0], split_heads(k_all, n_heads),
+                                            split_heads(v_all, n_heads))     # (H, 1, d_head)
+        x = x + (z[None] @ p["attn.w_o"]).sum(axis=1)                        # (1, 1, d)
+        m, _ = layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])               # (1, 1, d)
+        out, _ = tinygpt.mlp_forward(p, m)                                   # (1, 1, d)
+        x = x + out
+    x_f, _ = layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])       # (1, 1, d)
+    return (x_f @ params["w_u"])[0, 0]                                       # (V,)
 
 
 # --------------------------------------------------------------------------
@@ -291,39 +247,91 @@ class Generation:
 
 
 def generate(params, prompt, n_new, *, use_cache=True):
-    """Greedy generation of ``n_new`` tokens after ``prompt``: same tokens either way.
+    """Greedy generation of ``n_new`` tokens after ``prompt`` with a :mod:`attnkit.tinygpt` model.
 
-    Without a cache every step calls :func:`decoder_forward` on the whole sequence so far
-    and keeps its last row. With a cache the prompt is read once, token by token, and each
-    new token costs one :func:`decoder_step`.
+    Without a cache every step runs :func:`attnkit.tinygpt.forward` on the whole sequence so
+    far and keeps its last row (as ``tinygpt.generate`` does). With a cache the prompt is read
+    once, token by token, and each new token costs one :func:`decoder_step`. Same tokens
+    either way, and the same as ``tinygpt.generate(params, prompt, n_new)``.
+    Everything must fit in the model's context: ``len(prompt) + n_new - 1 <= n_ctx`` (beyond
+    it tinygpt slides its window, which moves every position and invalidates a cache).
+    ``n_new`` is at least 1, as for :func:`attnkit.tinygpt.generate`.
     """
-    vocab_size, d_model, _, n_layers = _sizes(params)
-    tokens = [int(t) for t in _check_tokens(prompt, vocab_size)]
+    cfg = tinygpt.config_of(params)
+    tokens = [int(t) for t in as_token_ids("prompt", prompt, cfg["vocab_size"])]
     n_new = check_positive_int("n_new", n_new)
+    need = len(tokens) + n_new - 1
+    if need > cfg["n_ctx"]:
+        raise ValueError(
+            f"prompt of {len(tokens)} tokens plus n_new = {n_new} needs {need} positions, more "
+            f"than the model's context n_ctx = {cfg['n_ctx']}"
+        )
     logits_out, macs = [], []
     if not use_cache:
         for _ in range(n_new):
-            logits = decoder_forward(params, tokens, macs=macs)[-1]          # (vocab,)
+            logits = tinygpt.forward(params, [tokens])[0][0, -1]             # (vocab,)
+            macs.append(forward_macs(params, len(tokens)))
             logits_out.append(logits)
             tokens.append(int(np.argmax(logits)))
         return Generation(tokens, np.array(logits_out), np.array(macs))
 
-    cache = KVCache(n_layers, len(tokens) + n_new, d_model)
-    prompt_macs = []
+    cache = KVCache(cfg["n_layers"], need, cfg["d_model"])
     for t in tokens:                                        # read the prompt into the cache
-        logits = decoder_step(params, t, cache, macs=prompt_macs)
+        logits = decoder_step(params, t, cache)
+    macs = [sum(step_macs(params, pos) for pos in range(len(tokens)))]
     for step in range(n_new):
         if step:
-            logits = decoder_step(params, tokens[-1], cache, macs=macs)
+            macs.append(step_macs(params, cache.length))
+            logits = decoder_step(params, tokens[-1], cache)
         logits_out.append(logits)
         tokens.append(int(np.argmax(logits)))
-    macs = [sum(prompt_macs)] + macs
     return Generation(tokens, np.array(logits_out), np.array(macs), cache)
+
+
+def recompute_difference(params, prompt, n_new):
+    """Largest |logit| difference between the cached :func:`generate` and recomputing every step.
+
+    Runs the cached generation, then :func:`attnkit.tinygpt.forward` on every prefix it grew
+    through, and compares the last rows: rounding only (about 1e-15).
+
+    >>> from attnkit import tinygpt
+    >>> bool(recompute_difference(tinygpt.init(6, 8, 2, 1, 8), [1, 2], 3) < 1e-12)
+    True
+    """
+    g = generate(params, prompt, n_new, use_cache=True)
+    seq = np.array(g.tokens)
+    n_prompt = len(g.tokens) - n_new
+    redo = np.array([tinygpt.forward(params, [seq[:n_prompt + i]])[0][0, -1]
+                     for i in range(n_new)])                                 # (n_new, V)
+    return float(np.abs(redo - g.logits).max())
 
 
 # --------------------------------------------------------------------------
 # what the cache costs
 # --------------------------------------------------------------------------
+
+def recompute_last_row_macs(params, n):
+    """Multiply-adds to choose the next token without a cache, skipping the work nobody uses.
+
+    :func:`forward_macs` charges the run without a cache with what its code computes: every layer
+    on every one of the ``n`` rows, and the next-token scores at every position. Only the last
+    row's scores are used, and the last layer needs the earlier rows only for their keys and
+    values: this count does the other layers in full, the earlier rows' k and v in the last
+    layer (2 (n - 1) d^2), the last row's full work there, and its logits only (d V). It lies
+    between :func:`step_macs` (with a cache) and :func:`forward_macs`, and equals both for n = 1.
+
+    >>> from attnkit import tinygpt
+    >>> p = tinygpt.init(10, 8, 2, 2, 4)
+    >>> step_macs(p, 3) < recompute_last_row_macs(p, 4) < forward_macs(p, 4)
+    True
+    """
+    cfg = tinygpt.config_of(params)
+    n = check_positive_int("n", n)
+    d, d_ff = cfg["d_model"], params["h0.mlp.w_1"].shape[1]
+    full = 4 * n * d * d + 2 * n * n * d + 2 * n * d * d_ff     # one layer, every row
+    row = 4 * d * d + 2 * n * d + 2 * d * d_ff                  # one layer, the last row
+    return (cfg["n_layers"] - 1) * full + 2 * (n - 1) * d * d + row + d * cfg["vocab_size"]
+
 
 def cache_numbers(n_layers, n, d_model):
     """Numbers a KV cache holds for n tokens: ``2 * n_layers * n * d_model`` (K and V).
@@ -352,100 +360,6 @@ def demo_runs(n_new=160):
     >>> plain.tokens == cached.tokens
     True
     """
-    params = init_decoder(**DEMO_MODEL)
+    params = tinygpt.init(**DEMO_MODEL)
     return (generate(params, list(DEMO_PROMPT), n_new, use_cache=False),
             generate(params, list(DEMO_PROMPT), n_new, use_cache=True))
-
-
-# --------------------------------------------------------------------------
-# the same cache for chapter 8's trained tiny GPT
-# --------------------------------------------------------------------------
-
-def tinygpt_step(params, token, cache):
-    """One new token through :mod:`attnkit.tinygpt`'s model, reusing ``cache``: logits (V,).
-
-    The same layers as :func:`attnkit.tinygpt.forward` (its own layer norm and MLP), but only
-    the new token's row: its q, k, v per head, k and v appended to the cache, q scored against
-    every cached key. ``cache`` is a :class:`KVCache` with ``d_model`` columns (the heads side
-    by side, as :func:`attnkit.core.merge_heads` lays them out).
-    """
-    from . import tinygpt
-    cfg = tinygpt.config_of(params)
-    d, n_heads, n_layers = cfg["d_model"], cfg["n_heads"], cfg["n_layers"]
-    if not isinstance(cache, KVCache):
-        raise ValueError(f"cache must be a KVCache, got {type(cache).__name__}")
-    if (cache.n_layers, cache.d_model) != (n_layers, d) or cache.n_max > cfg["n_ctx"]:
-        raise ValueError(
-            f"cache of shape (n_layers, n_max, d_model) = {cache.k.shape} does not fit this "
-            f"model: expected n_layers = {n_layers}, d_model = {d} and n_max <= n_ctx = {cfg['n_ctx']}"
-        )
-    t = int(_check_tokens([token], cfg["vocab_size"])[0])
-    pos = cache.length
-    if pos >= cache.n_max:
-        raise ValueError(f"the cache is full: it holds n_max = {cache.n_max} tokens")
-    x = (params["wte"][t] + params["wpe"][pos])[None, None, :]               # (1, 1, d)
-    for l in range(n_layers):
-        p = tinygpt._layer(params, l)
-        a, _ = tinygpt.layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])     # (1, 1, d)
-        q = a[:, None] @ p["attn.w_q"]                                       # (1, H, 1, d_head)
-        k = a[:, None] @ p["attn.w_k"]                                       # (1, H, 1, d_head)
-        v = a[:, None] @ p["attn.w_v"]                                       # (1, H, 1, d_head)
-        cache.append(l, merge_heads(k[0])[0], merge_heads(v[0])[0])          # (d,) rows
-        k_all, v_all = cache.keys(l, pos + 1)                                # (pos+1, d)
-        z, _ = scaled_dot_product_attention(q[0], split_heads(k_all, n_heads),
-                                            split_heads(v_all, n_heads))     # (H, 1, d_head)
-        x = x + (z[None] @ p["attn.w_o"]).sum(axis=1)                        # (1, 1, d)
-        m, _ = tinygpt.layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])
-        out, _ = tinygpt.mlp_forward(p, m)                                   # (1, 1, d)
-        x = x + out
-    x_f, _ = tinygpt.layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])
-    return (x_f @ params["w_u"])[0, 0]                                       # (V,)
-
-
-def tinygpt_generate(params, prompt, n_new):
-    """Greedy generation for a :mod:`attnkit.tinygpt` model with a KV cache.
-
-    Gives the same tokens as ``tinygpt.generate(params, prompt, n_new)`` (temperature 0) as
-    long as everything fits in the model's context: ``len(prompt) + n_new - 1 <= n_ctx``
-    (beyond it tinygpt slides its window, which moves every position and invalidates a cache).
-    Returns :class:`Generation` (``macs`` is empty: this path does not count).
-    """
-    from . import tinygpt
-    cfg = tinygpt.config_of(params)
-    tokens = [int(t) for t in _check_tokens(prompt, cfg["vocab_size"])]
-    n_new = check_positive_int("n_new", n_new)
-    need = len(tokens) + n_new - 1
-    if need > cfg["n_ctx"]:
-        raise ValueError(
-            f"prompt of {len(tokens)} tokens plus n_new = {n_new} needs {need} positions, more "
-            f"than the model's context n_ctx = {cfg['n_ctx']}"
-        )
-    cache = KVCache(cfg["n_layers"], need, cfg["d_model"])
-    for t in tokens:
-        logits = tinygpt_step(params, t, cache)
-    logits_out = []
-    for step in range(n_new):
-        if step:
-            logits = tinygpt_step(params, tokens[-1], cache)
-        logits_out.append(logits)
-        tokens.append(int(np.argmax(logits)))
-    return Generation(tokens, np.array(logits_out), np.array([], dtype=int), cache)
-
-
-def tinygpt_recompute_difference(params, prompt, n_new):
-    """Largest |logit| difference between :func:`tinygpt_generate` and recomputing every step.
-
-    Runs the cached generation, then :func:`attnkit.tinygpt.forward` on every prefix it grew
-    through, and compares the last rows: rounding only (about 1e-15).
-
-    >>> from attnkit import tinygpt
-    >>> bool(tinygpt_recompute_difference(tinygpt.init(6, 8, 2, 1, 8), [1, 2], 3) < 1e-12)
-    True
-    """
-    from . import tinygpt
-    g = tinygpt_generate(params, prompt, n_new)
-    seq = np.array(g.tokens)
-    n_prompt = len(g.tokens) - n_new
-    redo = np.array([tinygpt.forward(params, [seq[:n_prompt + i]])[0][0, -1]
-                     for i in range(n_new)])                                 # (n_new, V)
-    return float(np.abs(redo - g.logits).max())

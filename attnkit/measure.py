@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import check_positive_int
+from ._checks import as_float_array, check_positive_int, check_seed
 from .core import softmax
 
 __all__ = ["ScalingMeasurement", "random_scores", "softmax_jacobian", "scaling_experiment"]
@@ -39,7 +39,7 @@ def random_scores(d_k: int, n_keys: int = 16, n_samples: int = 2000, seed: int =
     d_k = check_positive_int("d_k", d_k)
     n_keys = check_positive_int("n_keys", n_keys)
     n_samples = check_positive_int("n_samples", n_samples)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     q = rng.standard_normal((n_samples, 1, d_k))          # (S, 1, d_k)
     k = rng.standard_normal((n_samples, n_keys, d_k))     # (S, n_keys, d_k)
     return (q * k).sum(axis=-1)                           # (S, n_keys): q . k for every key
@@ -54,7 +54,7 @@ def softmax_jacobian(p) -> np.ndarray:
     array([[ 0.25, -0.25],
            [-0.25,  0.25]])
     """
-    p = np.asarray(p, dtype=float)                        # (..., n)
+    p = as_float_array("p", p, min_ndim=1, layout="(..., n)")   # (..., n)
     diag = p[..., :, None] * np.eye(p.shape[-1])           # (..., n, n)
     return diag - p[..., :, None] * p[..., None, :]        # (..., n, n)
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_float_array, check_positive_int
+from ._checks import as_float_array, check_positive_int, check_seed
 from .core import scaled_dot_product_attention, sinusoidal_positional_encoding
 from .toy import FEATURES, embed
 
@@ -66,7 +66,7 @@ def order_demo(d_model=8, seed=0):
 
     The word vectors are random (seeded), one per word, the same in both sentences.
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     words = {w: rng.normal(size=d_model) for w in ("cat", "chased", "dog")}   # (d_model,) each
     w_q, w_k, w_v = rng.normal(0, 1 / np.sqrt(d_model), size=(3, d_model, d_model))
     a = np.stack([words[w] for w in ("cat", "chased", "dog")])               # (3, d_model)

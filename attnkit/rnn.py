@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_float_array, check_positive_int
+from ._checks import as_float_array, check_positive_int, check_seed
 
 __all__ = [
     "RNNWeights",
@@ -92,7 +92,7 @@ def init_rnn(d_in, d_h, *, w_scale=1.0, seed=0):
     if (isinstance(w_scale, (bool, np.bool_)) or not isinstance(w_scale, numbers.Real)
             or not math.isfinite(w_scale) or w_scale < 0):
         raise ValueError(f"w_scale must be a finite number >= 0, got {w_scale!r}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     w_x = rng.normal(0.0, 1.0 / math.sqrt(d_in), size=(d_in, d_h))        # (d_in, d_h)
     w_h = rng.normal(0.0, w_scale / math.sqrt(d_h), size=(d_h, d_h))      # (d_h, d_h)
     b = np.zeros(d_h)                                                      # (d_h,)
@@ -112,7 +112,7 @@ def random_tokens(n, d_in, *, seed=0):
     """
     n = check_positive_int("n", n)
     d_in = check_positive_int("d_in", d_in)
-    return np.random.default_rng(seed).normal(size=(n, d_in))              # (n, d_in)
+    return np.random.default_rng(check_seed(seed)).normal(size=(n, d_in))  # (n, d_in)
 
 
 def _check_weights(w_x, w_h, b):
@@ -133,7 +133,8 @@ def _check_weights(w_x, w_h, b):
     return w_x, w_h, b
 
 
-def _check_tokens(x, w_x):
+def _check_x(x, w_x):
+    """x, one sentence of token vectors (n, d_in) that fits w_x, as a float array, or ValueError."""
     x = as_float_array("x", x, min_ndim=2, layout="(n, d_in)")
     if x.ndim != 2:
         raise ValueError(f"x must be one sentence of shape (n, d_in), got shape {x.shape}")
@@ -195,7 +196,7 @@ def rnn_forward(x, w_x, w_h, b, h_0=None):
     ((4, 3), True)
     """
     w_x, w_h, b = _check_weights(w_x, w_h, b)
-    x = _check_tokens(x, w_x)
+    x = _check_x(x, w_x)
     if h_0 is None:
         h_0 = np.zeros(w_h.shape[0])
     h_0 = as_float_array("h_0", h_0, min_ndim=1, layout="(d_h,)")
@@ -244,7 +245,7 @@ def first_token_jacobians(x, w_x, w_h, b):
     (4, 3, 2)
     """
     w_x, w_h, b = _check_weights(w_x, w_h, b)
-    x = _check_tokens(x, w_x)
+    x = _check_x(x, w_x)
     h = _forward(x, w_x, w_h, b, np.zeros(w_h.shape[0]))     # (n, d_h)
     slope = 1.0 - h**2                                       # (n, d_h) tanh' at each step, in (0, 1]
     jac = np.empty((x.shape[0], w_h.shape[0], w_x.shape[0]))  # (n, d_h, d_in)
@@ -287,7 +288,7 @@ def first_token_change(x, x_1_new, w_x, w_h, b):
     array([0., 0., 0., 0., 0.])
     """
     w_x, w_h, b = _check_weights(w_x, w_h, b)
-    x = _check_tokens(x, w_x)
+    x = _check_x(x, w_x)
     x_1_new = as_float_array("x_1_new", x_1_new, min_ndim=1, layout="(d_in,)")
     if x_1_new.shape != (x.shape[1],):
         raise ValueError(f"x_1_new must be one token of shape ({x.shape[1]},), got {x_1_new.shape}")
@@ -314,7 +315,7 @@ def influence_on_last(x, w_x, w_h, b):
     True
     """
     w_x, w_h, b = _check_weights(w_x, w_h, b)
-    x = _check_tokens(x, w_x)
+    x = _check_x(x, w_x)
     n = x.shape[0]
     h = _forward(x, w_x, w_h, b, np.zeros(w_h.shape[0]))     # (n, d_h)
     slope = 1.0 - h**2                                       # (n, d_h)
@@ -380,7 +381,11 @@ def clip_by_norm(g, max_norm):
     g = as_float_array("g", g)
     if not (isinstance(max_norm, numbers.Real) and math.isfinite(max_norm) and max_norm > 0):
         raise ValueError(f"max_norm must be a finite number > 0, got {max_norm!r}")
-    length = float(np.linalg.norm(g))                          # ||g|| over all entries
+    with np.errstate(over="ignore"):
+        length = float(np.linalg.norm(g))                      # ||g|| over all entries
+    if math.isinf(length):                                     # ||g|| overflows: certainly too long
+        unit = g / float(np.abs(g).max())                      # same direction, entries <= 1
+        return unit * (max_norm / float(np.linalg.norm(unit)))
     return g * min(1.0, max_norm / length) if length > 0 else g.copy()
 
 

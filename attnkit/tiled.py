@@ -40,12 +40,15 @@ from ._checks import (
     as_mask,
     check_positive_int,
     check_scale,
+    check_seed,
 )
 from .core import scaled_dot_product_attention
+from .window import check_window
 
 __all__ = [
     "EXAMPLE_SCORES",
     "tiled_attention",
+    "window_tiles",
     "online_softmax_trace",
     "OnlineSoftmaxTrace",
     "peak_bytes",
@@ -68,7 +71,40 @@ def _block_size(block_size) -> int:
     return int(block_size)
 
 
-def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None):
+def window_tiles(n_q, n_k, block_size, window=None):
+    """The tiles :func:`tiled_attention` computes: ``(start, stop, lo, hi)``, key block
+    ``start:stop`` met by query rows ``lo:hi``.
+
+    Without a window, every key block meets every query. With a sliding ``window`` (query i,
+    at position ``p = i + n_k - n_q``, sees keys ``p - window < j <= p``), a key block meets
+    only the queries that can see one of its keys, ``start <= p <= stop - 2 + window``, and a
+    block that no query can see is skipped: the work grows like n * (block_size + window),
+    not n * n_k.
+
+    >>> window_tiles(6, 6, 2)
+    [(0, 2, 0, 6), (2, 4, 0, 6), (4, 6, 0, 6)]
+    >>> window_tiles(6, 6, 2, window=2)        # keys 0-1 matter to queries 0-2, and so on
+    [(0, 2, 0, 3), (2, 4, 2, 5), (4, 6, 4, 6)]
+    >>> window_tiles(2, 8, 2, window=3)        # two new queries at positions 6, 7: keys 4-7 only
+    [(4, 6, 0, 2), (6, 8, 0, 2)]
+    """
+    n_q, n_k = check_positive_int("n_q", n_q), check_positive_int("n_k", n_k)
+    block_size = _block_size(block_size)
+    blocks = [(start, min(start + block_size, n_k)) for start in range(0, n_k, block_size)]
+    if window is None:
+        return [(start, stop, 0, n_q) for start, stop in blocks]
+    window = check_window(window)
+    offset = n_k - n_q                         # query row i stands at position i + offset
+    tiles = []
+    for start, stop in blocks:
+        lo = max(0, start - offset)            # the first query at or after the block's first key
+        hi = min(n_q, stop - 1 + window - offset)   # past the last query whose window reaches it
+        if lo < hi:
+            tiles.append((start, stop, lo, hi))
+    return tiles
+
+
+def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None, window=None):
     """``softmax(q k^T * scale) v``, visiting the keys ``block_size`` at a time.
 
     Never holds more than ``(..., n_q, block_size)`` scores: the full ``(n_q, n_k)``
@@ -90,6 +126,12 @@ def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None)
         block at a time. Combined with ``mask`` by "and".
     scale : float, optional
         Default ``1 / sqrt(d_k)``.
+    window : int, optional
+        Sliding window (:func:`attnkit.window.sliding_window_mask`): query i (at position
+        ``i + n_k - n_q``) may attend to key j only if ``i - window < j <= i``; causal
+        whether or not ``causal`` is set. Blocks with no key inside any query's window are
+        skipped and each block meets only the queries that can see it (:func:`window_tiles`),
+        so the work grows with ``window``, not with n_k.
 
     A query row with no key left to attend to gets an all-zero output, as in
     :func:`attnkit.core.scaled_dot_product_attention`.
@@ -117,6 +159,9 @@ def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None)
     n_q, d_k = q.shape[-2:]
     n_k, d_v = v.shape[-2:]
     scale = 1.0 / math.sqrt(d_k) if scale is None else check_scale(scale)
+    if window is not None:
+        window = check_window(window)
+        causal = True
     if mask is not None:
         # a broadcast view: no (n_q, n_k) array is allocated here
         mask = as_mask(mask, (*batch, n_q, n_k), "the scores (..., n_q, n_k)")
@@ -125,30 +170,33 @@ def tiled_attention(q, k, v, block_size=64, mask=None, causal=False, scale=None)
     l = np.zeros((*batch, n_q, 1))                     # running sum of exp(score - m)
     acc = np.zeros((*batch, n_q, d_v))                 # running sum of exp(score - m) * v
     i = np.arange(n_q)[:, None] + (n_k - n_q)          # (n_q, 1) position of each query
-    for start in range(0, n_k, block_size):
-        stop = min(start + block_size, n_k)
+    for start, stop, lo, hi in window_tiles(n_q, n_k, block_size, window):
+        r = slice(lo, hi)                              # the query rows that meet this block
         k_b, v_b = k[..., start:stop, :], v[..., start:stop, :]    # (..., b, d_k), (..., b, d_v)
         with np.errstate(over="ignore", invalid="ignore"):
-            s = q @ k_b.swapaxes(-1, -2) * scale       # (..., n_q, d_k) @ (..., d_k, b) -> (..., n_q, b)
+            s = q[..., r, :] @ k_b.swapaxes(-1, -2) * scale    # (..., r, d_k) @ (..., d_k, b) -> (..., r, b)
         if not np.isfinite(s).all():
             raise ValueError(
                 "the scores q @ k^T * scale overflowed to infinity: the entries of q and k "
                 f"(largest |q| = {np.abs(q).max():.3g}, |k| = {np.abs(k).max():.3g}) are too large"
             )
-        keep = None if mask is None else mask[..., start:stop]     # (..., n_q, b)
+        keep = None if mask is None else mask[..., r, start:stop]  # (..., r, b)
+        j = np.arange(start, stop)[None, :]            # (1, b) key positions
         if causal:
-            future = np.arange(start, stop)[None, :] > i           # (n_q, b)
-            keep = ~future if keep is None else keep & ~future
+            keep = j <= i[r] if keep is None else keep & (j <= i[r])    # (..., r, b) not in the future
+        if window is not None:
+            keep = keep & (j > i[r] - window)          # (..., r, b) and not out of the window
         if keep is not None:
             s = np.where(keep, s, -np.inf)             # masked scores -> -inf, exp gives 0
-        m_new = np.maximum(m, s.max(axis=-1, keepdims=True))       # (..., n_q, 1)
+        m_r = m[..., r, :]                             # (..., r, 1)
+        m_new = np.maximum(m_r, s.max(axis=-1, keepdims=True))     # (..., r, 1)
         shift = np.where(np.isfinite(m_new), m_new, 0.0)           # a row with nothing kept yet
         with np.errstate(under="ignore"):
-            p = np.exp(s - shift)                      # (..., n_q, b), in [0, 1]
-            rescale = np.exp(m - shift)                # (..., n_q, 1): old sums to the new max
-            l = l * rescale + p.sum(axis=-1, keepdims=True)
-            acc = acc * rescale + p @ v_b              # (..., n_q, b) @ (..., b, d_v) -> (..., n_q, d_v)
-        m = m_new
+            p = np.exp(s - shift)                      # (..., r, b), in [0, 1]
+            rescale = np.exp(m_r - shift)              # (..., r, 1): old sums to the new max
+            l[..., r, :] = l[..., r, :] * rescale + p.sum(axis=-1, keepdims=True)
+            acc[..., r, :] = acc[..., r, :] * rescale + p @ v_b    # (..., r, b) @ (..., b, d_v) -> (..., r, d_v)
+        m[..., r, :] = m_new
     out = np.zeros_like(acc)
     np.divide(acc, l, out=out, where=l > 0)            # (..., n_q, d_v); nothing kept -> zeros
     return out
@@ -252,7 +300,7 @@ def attention_peak_bytes(ns, d_k=64, block_size=64, *, seed=0):
     """
     d_k = check_positive_int("d_k", d_k)
     block_size = _block_size(block_size)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     full, tiled = [], []
     # one warm-up run of each first: what a first call allocates once (caches, lazily built
     # objects) is not attention's memory, and would make the first point depend on history

@@ -56,24 +56,30 @@ each head's ``q``, ``k``, ``v`` and weights in their cache, for code that wants 
 
 A fresh model guesses almost uniformly, so its loss starts near log(vocab_size).
 
-The task the chapter trains on is :func:`copy_batch`: a random half, then the same half again.
+This module is the model only. The rest of chapter 8 lives beside it:
+
+    attnkit.layers         the layer norm (forward and backward) every layer here uses
+    attnkit.copytask       the task it learns: a random half, then the same half again
+    attnkit.training       the optimisers, the book's settings (BOOK) and the training loop
+    attnkit.copy_results   what the trained model learned: the numbers chapter 8 quotes
+    attnkit.live_training  the same training, a few steps at a time, for the widget of 8.5
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
 import numbers
 
 import numpy as np
 
-from ._checks import check_positive_int
-from .core import _softmax, causal_mask
+from ._checks import as_float_array, as_token_ids, check_positive_int, check_seed
+from .core import causal_mask, softmax_unchecked
+from .layers import layer_norm_backward, layer_norm_forward
 
 __all__ = [
     "init",
     "config_of",
+    "layer_params",
     "forward",
     "loss_and_grad",
     "cross_entropy",
@@ -84,27 +90,7 @@ __all__ = [
     "attention_backward",
     "mlp_forward",
     "mlp_backward",
-    "sgd_step",
-    "adam_init",
-    "adam_step",
-    "copy_batch",
-    "CopyTask",
-    "BOOK",
-    "Trainer",
-    "train",
-    "trained",
-    "accuracy",
-    "LETTERS",
-    "spell",
-    "held_out",
-    "look_back",
-    "report",
-    "live_reset",
-    "live_run",
 ]
-
-EPS = 1e-5          # layer norm's epsilon
-
 
 # --------------------------------------------------------------------------
 # parameters
@@ -126,8 +112,7 @@ def init(vocab_size, d_model, n_heads, n_layers, n_ctx, seed=0):
     n_heads = check_positive_int("n_heads", n_heads)
     n_layers = check_positive_int("n_layers", n_layers)
     n_ctx = check_positive_int("n_ctx", n_ctx)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = check_seed(seed)
     if d_model % n_heads:
         raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads} "
                          f"(each head gets d_model / n_heads columns)")
@@ -172,70 +157,39 @@ def config_of(params):
             "n_layers": n_layers, "n_ctx": n_ctx}
 
 
-def _layer(params, l):
-    """The parameters of layer ``l`` without their ``h{l}.`` prefix: {"attn.w_q": ..., ...}."""
+def layer_params(params, l):
+    """The parameters of layer ``l`` without their ``h{l}.`` prefix: {"attn.w_q": ..., ...}.
+
+    >>> sorted(layer_params(init(5, 8, 2, 2, 6), 1))[:3]
+    ['attn.w_k', 'attn.w_o', 'attn.w_q']
+    """
     prefix = f"h{l}."
     return {key[len(prefix):]: value for key, value in params.items() if key.startswith(prefix)}
 
 
-def _as_token_ids(ids, name):
-    """``ids`` as a NumPy integer array, or ValueError: ragged input or a non-integer dtype."""
-    try:
-        raw = np.asarray(ids)
-    except (ValueError, TypeError):
-        raise ValueError(f"{name} must be a rectangular array of token ids, got a ragged "
-                         f"or malformed {type(ids).__name__}") from None
-    if raw.dtype.kind not in "iu":
-        raise ValueError(f"{name} must hold integer token ids, got dtype {raw.dtype}")
-    return raw
-
-
-def _check_tokens(tokens, vocab_size, n_ctx, name="tokens"):
-    """tokens as an int array (batch, n), or ValueError naming what was wrong."""
-    raw = _as_token_ids(tokens, name)
-    if raw.ndim != 2 or 0 in raw.shape:
-        raise ValueError(f"{name} must have shape (batch, n) with batch >= 1 and n >= 1, "
-                         f"got shape {raw.shape}")
-    if raw.shape[1] > n_ctx:
-        raise ValueError(f"{name} has sequences of length n = {raw.shape[1]}, longer than the "
+def _check_tokens(tokens, vocab_size, n_ctx):
+    """tokens as an int array (batch, n) that fits the model, or ValueError naming what was wrong."""
+    tokens = as_token_ids("tokens", tokens, vocab_size, ndim=2)
+    if tokens.shape[1] > n_ctx:
+        raise ValueError(f"tokens has sequences of length n = {tokens.shape[1]}, longer than the "
                          f"model's context n_ctx = {n_ctx}")
-    bad = (raw < 0) | (raw >= vocab_size)
-    if bad.any():
-        where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"{name} must be token ids in [0, {vocab_size - 1}] (vocab_size = "
-                         f"{vocab_size}), got {int(raw[where])} at index {where}")
-    return raw.astype(np.int64)
+    return tokens
+
+
+def _check_targets(targets, shape, vocab_size):
+    """targets as an int array of ``shape`` (batch, n): ids or -1, at least one scored."""
+    targets = as_token_ids("targets", targets, vocab_size, ndim=2, not_scored=True)
+    if targets.shape != shape:
+        raise ValueError(f"targets must have the shape of tokens {shape} (one next token "
+                         f"per position), got shape {targets.shape}")
+    if not (targets >= 0).any():
+        raise ValueError("targets has no scored position: every entry is -1")
+    return targets
 
 
 # --------------------------------------------------------------------------
-# the layers: forward and backward side by side
+# the layers: forward and backward side by side (the layer norm's are in attnkit.layers)
 # --------------------------------------------------------------------------
-
-def layer_norm_forward(x, g, b):
-    """LN(x) = g * (x - mean) / sqrt(var + eps) + b, per row. Returns (y, cache).
-
-    >>> y, _ = layer_norm_forward(np.array([[1.0, 2.0, 3.0]]), np.ones(3), np.zeros(3))
-    >>> y.round(3)
-    array([[-1.225,  0.   ,  1.225]])
-    """
-    mean = x.mean(axis=-1, keepdims=True)              # (..., 1)
-    rstd = 1.0 / np.sqrt(x.var(axis=-1, keepdims=True) + EPS)   # (..., 1)
-    x_hat = (x - mean) * rstd                          # (..., d)   mean 0, variance ~1
-    return g * x_hat + b, (x_hat, rstd, g)             # (..., d)
-
-
-def layer_norm_backward(dy, cache):
-    """Gradients of LN: returns (dx, dg, db) from dy = dL/dy (..., d)."""
-    x_hat, rstd, g = cache
-    axes = tuple(range(dy.ndim - 1))
-    dg = (dy * x_hat).sum(axis=axes)                   # (d,)
-    db = dy.sum(axis=axes)                             # (d,)
-    dx_hat = dy * g                                    # (..., d)
-    # x_hat depends on x directly and through the mean and the variance of the row:
-    dx = rstd * (dx_hat - dx_hat.mean(axis=-1, keepdims=True)
-                 - x_hat * (dx_hat * x_hat).mean(axis=-1, keepdims=True))   # (..., d)
-    return dx, dg, db
-
 
 def attention_forward(p, x):
     """Causal multi-head self-attention of one layer. Returns (out, cache).
@@ -250,7 +204,7 @@ def attention_forward(p, x):
 
     The cache keeps x, q, k, v, the weights and each head's output ``z``.
 
-    >>> p = _layer(init(5, 8, 2, 1, 6), 0)
+    >>> p = layer_params(init(5, 8, 2, 1, 6), 0)
     >>> out, cache = attention_forward(p, np.ones((1, 3, 8)))
     >>> out.shape, cache["q"].shape, cache["weights"][0, 0].round(2).tolist()[1]
     ((1, 3, 8), (1, 2, 3, 4), [0.5, 0.5, 0.0])
@@ -264,7 +218,7 @@ def attention_forward(p, x):
     scale = 1.0 / math.sqrt(d_head)
     scores = q @ k.swapaxes(-1, -2) * scale            # (batch, H, n, d_head) @ (batch, H, d_head, n) -> (batch, H, n, n)
     mask = np.broadcast_to(causal_mask(n), scores.shape)   # True = may attend: key j <= query i
-    weights = _softmax(scores, -1, mask)               # (batch, H, n, n), rows sum to 1, zero above the diagonal
+    weights = softmax_unchecked(scores, -1, mask)               # (batch, H, n, n), rows sum to 1, zero above the diagonal
     z = weights @ v                                    # (batch, H, n, n) @ (batch, H, n, d_head) -> (batch, H, n, d_head)
     out = (z @ w_o).sum(axis=1)                        # (batch, H, n, d_head) @ (H, d_head, d) -> (batch, H, n, d) -> (batch, n, d)
     cache = {"x": x, "q": q, "k": k, "v": v, "weights": weights, "z": z, "scale": scale,
@@ -337,7 +291,7 @@ def forward(params, tokens):
     x = params["wte"][tokens] + params["wpe"][:n]      # (batch, n, d) + (n, d) -> (batch, n, d)
     cache = {"tokens": tokens}
     for l in range(cfg["n_layers"]):
-        p = _layer(params, l)
+        p = layer_params(params, l)
         a_in, ln_1 = layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])    # (batch, n, d)
         a_out, attn = attention_forward(p, a_in)       # (batch, n, d)
         x = x + a_out                                  # residual
@@ -360,7 +314,20 @@ def cross_entropy(logits, targets):
     >>> loss, d = cross_entropy(np.zeros((1, 2, 4)), np.array([[3, -1]]))
     >>> round(loss, 4) == round(math.log(4), 4), d[0, 1].tolist()
     (True, [0.0, 0.0, 0.0, 0.0])
+    >>> cross_entropy(np.zeros((1, 2, 4)), np.array([[4, -1]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: targets must be token ids in [0, 3] or -1 for not scored (vocab_size = 4), got 4 at index (0, 0)
     """
+    logits = as_float_array("logits", logits, min_ndim=3, layout="(batch, n, vocab_size)")
+    if logits.ndim != 3:
+        raise ValueError(f"logits must have shape (batch, n, vocab_size), got shape {logits.shape}")
+    targets = _check_targets(targets, logits.shape[:2], logits.shape[2])
+    return _cross_entropy(logits, targets)
+
+
+def _cross_entropy(logits, targets):
+    """:func:`cross_entropy` on inputs already checked (the training loop's)."""
     scored = targets >= 0                              # (batch, n)
     count = int(scored.sum())
     shifted = logits - logits.max(axis=-1, keepdims=True)             # (batch, n, V)
@@ -371,21 +338,6 @@ def cross_entropy(logits, targets):
     d_logits[b, i, targets[b, i]] -= 1.0               # softmax - one_hot(target)
     d_logits *= scored[..., None] / count
     return loss, d_logits
-
-
-def _check_targets(targets, tokens_shape, vocab_size):
-    raw = _as_token_ids(targets, "targets")
-    if raw.shape != tokens_shape:
-        raise ValueError(f"targets must have the shape of tokens {tokens_shape} (one next token "
-                         f"per position), got shape {raw.shape}")
-    bad = (raw < -1) | (raw >= vocab_size)
-    if bad.any():
-        where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"targets must be token ids in [0, {vocab_size - 1}] or -1 (not scored), "
-                         f"got {int(raw[where])} at index {where}")
-    if not (raw >= 0).any():
-        raise ValueError("targets has no scored position: every entry is -1")
-    return raw.astype(np.int64)
 
 
 def loss_and_grad(params, tokens, targets):
@@ -399,7 +351,7 @@ def loss_and_grad(params, tokens, targets):
     tokens = _check_tokens(tokens, cfg["vocab_size"], cfg["n_ctx"])
     targets = _check_targets(targets, tokens.shape, cfg["vocab_size"])
     logits, cache = forward(params, tokens)
-    loss, d_logits = cross_entropy(logits, targets)    # (batch, n, V)
+    loss, d_logits = _cross_entropy(logits, targets)   # (batch, n, V)
 
     grads = {}
     x_f = cache["x_f"]
@@ -431,47 +383,6 @@ def loss_and_grad(params, tokens, targets):
 
 
 # --------------------------------------------------------------------------
-# optimisers: a few lines each
-# --------------------------------------------------------------------------
-
-def _check_lr(lr):
-    if isinstance(lr, (bool, np.bool_)) or not isinstance(lr, numbers.Real) \
-            or not math.isfinite(lr) or lr <= 0:
-        raise ValueError(f"lr (the learning rate) must be a positive finite number, got {lr!r}")
-    return float(lr)
-
-
-def sgd_step(params, grads, lr):
-    """Plain gradient descent, in place: w <- w - lr * dL/dw for every parameter."""
-    lr = _check_lr(lr)
-    for key in params:
-        params[key] -= lr * grads[key]
-
-
-def adam_init(params):
-    """Adam's state: step count and, per parameter, running means of g and g^2 (all zero)."""
-    return {"t": 0, "m": {k: np.zeros_like(v) for k, v in params.items()},
-            "v": {k: np.zeros_like(v) for k, v in params.items()}}
-
-
-def adam_step(params, grads, state, lr, beta_1=0.9, beta_2=0.999, eps=1e-8):
-    """One Adam step, in place (Kingma & Ba 2015):
-
-        m <- b1 m + (1 - b1) g,   v <- b2 v + (1 - b2) g^2
-        w <- w - lr * m_hat / (sqrt(v_hat) + eps),  m_hat = m / (1 - b1^t), v_hat = v / (1 - b2^t)
-    """
-    lr = _check_lr(lr)
-    state["t"] += 1
-    t = state["t"]
-    for key in params:
-        g = grads[key]
-        m = state["m"][key] = beta_1 * state["m"][key] + (1 - beta_1) * g
-        v = state["v"][key] = beta_2 * state["v"][key] + (1 - beta_2) * g * g
-        m_hat, v_hat = m / (1 - beta_1 ** t), v / (1 - beta_2 ** t)
-        params[key] -= lr * m_hat / (np.sqrt(v_hat) + eps)
-
-
-# --------------------------------------------------------------------------
 # generation
 # --------------------------------------------------------------------------
 
@@ -479,276 +390,42 @@ def generate(params, prompt, n_new, temperature=0.0, seed=0):
     """Continue ``prompt`` (a 1-D list of ids) by ``n_new`` tokens, one forward pass per token.
 
     temperature 0 picks the most likely token (greedy); temperature T > 0 samples from
-    softmax(logits / T), reproducibly from ``seed``. Only the last n_ctx tokens are seen.
+    softmax(logits / T), reproducibly from ``seed``. A T so small that logits / T overflows
+    samples only among the most likely tokens (the limit T -> 0); a huge T samples evenly.
+    Only the last n_ctx tokens are seen. ``n_new`` is at least 1, as for
+    :func:`attnkit.kvcache.generate`: a call that writes nothing is a mistake, not a request.
     Returns the whole sequence, prompt first, as a 1-D int array.
+
+    >>> params = init(vocab_size=5, d_model=8, n_heads=2, n_layers=1, n_ctx=6, seed=0)
+    >>> generate(params, [0, 1, 2], 2).shape
+    (5,)
+    >>> generate(params, [], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: prompt must have shape (n,) with n >= 1, got shape (0,)
     """
     cfg = config_of(params)
-    prompt = _check_tokens(np.asarray(prompt)[None] if np.ndim(prompt) == 1 else prompt,
-                           cfg["vocab_size"], 10**9, name="prompt")
-    if prompt.shape[0] != 1:
-        raise ValueError(f"prompt must be one sequence (a 1-D list of ids), got shape {prompt.shape}")
-    if isinstance(n_new, (bool, np.bool_)) or not isinstance(n_new, numbers.Integral) or n_new < 0:
-        raise ValueError(f"n_new must be a non-negative integer, got {n_new!r}")
-    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) \
+    prompt = as_token_ids("prompt", prompt, cfg["vocab_size"], ndim=1)
+    n_new = check_positive_int("n_new", n_new)
+    if isinstance(temperature, (bool, np.bool_)) or not isinstance(temperature, numbers.Real) \
             or not math.isfinite(temperature) or temperature < 0:
         raise ValueError(f"temperature must be a finite number >= 0, got {temperature!r}")
-    rng = np.random.default_rng(seed)
-    seq = list(prompt[0])
+    rng = np.random.default_rng(check_seed(seed))
+    seq = [int(t) for t in prompt]
     for _ in range(n_new):
         context = np.array([seq[-cfg["n_ctx"]:]])      # (1, <= n_ctx)
         logits, _ = forward(params, context)
         last = logits[0, -1]                           # (V,) scores for the next token
+        if not np.isfinite(last).all():
+            raise ValueError("the model's logits contain NaN or infinity: params must hold finite "
+                             "numbers (a training run whose loss blew up gives such params)")
         if temperature == 0:
             seq.append(int(np.argmax(last)))
-        else:
-            p = _softmax(last / temperature, -1, None)  # (V,)
-            seq.append(int(rng.choice(len(p), p=p)))
+            continue
+        with np.errstate(over="ignore"):
+            scaled = last / temperature                # (V,)
+            if not np.isfinite(scaled).all():          # T tiny: the best token(s) 0, the rest -inf
+                scaled = (last - last.max()) / temperature
+        p = softmax_unchecked(scaled, -1, None)        # (V,)
+        seq.append(int(rng.choice(len(p), p=p)))
     return np.array(seq, dtype=np.int64)
-
-
-# --------------------------------------------------------------------------
-# the chapter's task: copy the first half
-# --------------------------------------------------------------------------
-
-class CopyTask:
-    """Sequences of ``2 * half`` tokens: ``half`` random ids, then the same ids again.
-
-    The first half is noise nobody can predict; every token of the second half is exactly the
-    token ``half`` places back. To predict it, position i must look at position i + 1 - half:
-    only attention can fetch a token from another position.
-    """
-
-    def __init__(self, vocab_size=8, half=6):
-        self.vocab_size = check_positive_int("vocab_size", vocab_size)
-        self.half = check_positive_int("half", half)
-        if self.vocab_size < 2:
-            raise ValueError(f"vocab_size must be at least 2 for a copy task, got {vocab_size}")
-
-    @property
-    def n(self):
-        return 2 * self.half
-
-
-def copy_batch(rng, batch, task=None):
-    """A batch of the copy task: (tokens, targets), both (batch, 2*half - 1).
-
-    tokens = the sequence without its last token; targets = the next token at each position,
-    and -1 (not scored) over the first half, which cannot be predicted.
-
-    >>> tokens, targets = copy_batch(np.random.default_rng(0), 1, CopyTask(vocab_size=8, half=3))
-    >>> tokens.tolist(), targets.tolist()
-    ([[6, 5, 4, 6, 5]], [[-1, -1, 6, 5, 4]])
-    """
-    task = task or CopyTask()
-    half = rng.integers(0, task.vocab_size, size=(batch, task.half))     # (batch, half)
-    seq = np.concatenate([half, half], axis=1)         # (batch, 2 half)
-    tokens, targets = seq[:, :-1], seq[:, 1:].copy()   # (batch, 2 half - 1) each
-    targets[:, :task.half - 1] = -1                    # the first half is random: not scored
-    return tokens, targets
-
-
-def accuracy(params, tokens, targets):
-    """Share of scored positions where the most likely next token is the target."""
-    logits, _ = forward(params, tokens)
-    scored = targets >= 0
-    return float((logits.argmax(axis=-1) == targets)[scored].mean())
-
-
-BOOK = {"steps": 120, "lr": 0.01, "seed": 0, "batch": 32, "vocab_size": 8, "half": 6,
-        "d_model": 16, "n_heads": 2, "n_layers": 1}
-"""The configuration the book trains (chapter 8's figures, listings and widget)."""
-
-
-class Trainer:
-    """Training one step at a time: a fresh model on the copy task, its optimiser and its batches.
-
-    ``seed`` fixes the initial weights and the stream of batches, so two trainers with the same
-    arguments produce the same losses, step for step, in CPython and in Pyodide.
-
-    >>> t = Trainer(seed=0)
-    >>> [round(loss, 3) for loss in t.run(3)], t.step_count
-    ([2.079, 2.092, 2.072], 3)
-    """
-
-    def __init__(self, lr=0.01, seed=0, batch=32, vocab_size=8, half=6, d_model=16, n_heads=2,
-                 n_layers=1, optimizer="adam"):
-        self.lr = _check_lr(lr)
-        self.batch = check_positive_int("batch", batch)
-        if optimizer not in ("adam", "sgd"):
-            raise ValueError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}")
-        self.optimizer = optimizer
-        self.task = CopyTask(vocab_size, half)
-        self.params = init(vocab_size, d_model, n_heads, n_layers, self.task.n - 1, seed=seed)
-        self.state = adam_init(self.params)
-        self.rng = np.random.default_rng([seed, 1])    # batches: a stream apart from the weights
-        self.step_count = 0
-
-    def step(self):
-        """One step: a fresh batch, its loss and gradient, one update. Returns the loss."""
-        tokens, targets = copy_batch(self.rng, self.batch, self.task)
-        loss, grads = loss_and_grad(self.params, tokens, targets)
-        if not math.isfinite(loss):
-            raise ValueError(f"the loss became {loss} at step {self.step_count + 1}: "
-                             f"the learning rate lr = {self.lr} is too large")
-        if self.optimizer == "adam":
-            adam_step(self.params, grads, self.state, self.lr)
-        else:
-            sgd_step(self.params, grads, self.lr)
-        self.step_count += 1
-        return loss
-
-    def run(self, k):
-        """``k`` steps; returns their losses."""
-        return [self.step() for _ in range(check_positive_int("k", k))]
-
-
-def train(steps=120, lr=0.01, seed=0, batch=32, vocab_size=8, half=6, d_model=16, n_heads=2,
-          n_layers=1, optimizer="adam"):
-    """Train a fresh model on the copy task for ``steps`` steps. Returns (params, losses).
-
-    losses[i] is the loss of the batch of step i + 1, measured before that step's update.
-    The same arguments give the same numbers (see :class:`Trainer`).
-    """
-    trainer = Trainer(lr=lr, seed=seed, batch=batch, vocab_size=vocab_size, half=half,
-                      d_model=d_model, n_heads=n_heads, n_layers=n_layers, optimizer=optimizer)
-    losses = trainer.run(check_positive_int("steps", steps))
-    return trainer.params, losses
-
-
-@functools.lru_cache(maxsize=8)
-def _trained(key):
-    return train(**dict(key))
-
-
-def trained(**config):
-    """:func:`train`, remembered: a build that asks for the same configuration trains it once.
-
-    Returns copies, so a caller that changes them cannot change what is remembered.
-    """
-    bound = inspect.signature(train).bind(**config)
-    bound.apply_defaults()
-    params, losses = _trained(tuple(sorted(bound.arguments.items())))
-    return {k: v.copy() for k, v in params.items()}, list(losses)
-
-
-# --------------------------------------------------------------------------
-# reading the trained model: held-out data, letters, what each head looks at
-# --------------------------------------------------------------------------
-
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-HELD_OUT_SEED = 2026
-
-
-def spell(tokens):
-    """Token ids as letters, -1 (not scored) as a dot: [0, 1, -1] -> "AB·".
-
-    The copy task's tokens mean nothing, so letters are as good a name as any.
-    """
-    return "".join("·" if int(t) < 0 else LETTERS[int(t)] for t in np.ravel(tokens))
-
-
-def held_out(count=1000, **config):
-    """About ``count`` copy-task sequences the training of ``config`` never saw: (tokens, targets).
-
-    Drawn from their own seed, then every sequence that occurs in one of the training batches
-    of ``config`` (same defaults as :func:`train`) is dropped, so the accuracy on them
-    measures what the model does with new sequences.
-    """
-    bound = inspect.signature(train).bind(**config)
-    bound.apply_defaults()
-    c = bound.arguments
-    task = CopyTask(c["vocab_size"], c["half"])
-    rng = np.random.default_rng([c["seed"], 1])        # the training's batches, replayed
-    seen = set()
-    for _ in range(c["steps"]):
-        tokens, _ = copy_batch(rng, c["batch"], task)
-        seen.update(map(bytes, tokens.astype(np.uint8)))
-    tokens, targets = copy_batch(np.random.default_rng(HELD_OUT_SEED), check_positive_int("count", count), task)
-    new = np.array([bytes(t.astype(np.uint8)) not in seen for t in tokens])
-    return tokens[new], targets[new]
-
-
-def look_back(weights, half):
-    """For each head, the mean weight a second-half position puts on the token ``half`` back.
-
-    weights : (..., H, n, n) attention weights of the copy task (n = 2 half - 1). Position i
-    (i >= half - 1) predicts token i + 1, which is the token at position i + 1 - half.
-    Returns (H,): 1.0 means the head does exactly the copy.
-    """
-    w = np.asarray(weights)
-    n = w.shape[-1]
-    rows = np.arange(half - 1, n)                      # the scored positions
-    share = w[..., rows, rows + 1 - half]              # (..., H, half)
-    return share.reshape(-1, *share.shape[-2:]).mean(axis=(0, 2))   # (H,)
-
-
-@functools.lru_cache(maxsize=1)
-def _report():
-    params, losses = trained(**BOOK)
-    c = BOOK
-    fresh = init(c["vocab_size"], c["d_model"], c["n_heads"], c["n_layers"], 2 * c["half"] - 1, seed=c["seed"])
-    tokens, targets = held_out(**BOOK)
-    weights = {name: forward(p, tokens)[1]["h0"]["attn"]["weights"] for name, p in
-               (("before", fresh), ("after", params))}
-    return {
-        "held_out": len(tokens),
-        "acc_before": accuracy(fresh, tokens, targets),
-        "acc_after": accuracy(params, tokens, targets),
-        "copy_before": look_back(weights["before"], c["half"]).tolist(),
-        "copy_after": look_back(weights["after"], c["half"]).tolist(),
-        "loss_first": losses[0],
-        "loss_last": losses[-1],
-        "guess": math.log(c["vocab_size"]),
-        "first_below_0.1": 1 + next(i for i, loss in enumerate(losses) if loss < 0.1),
-        "n_params": sum(v.size for v in params.values()),
-    }
-
-
-def report():
-    """The numbers chapter 8 quotes about the book's trained model (computed once per build).
-
-    held_out: how many new sequences were tested; acc_before / acc_after: their accuracy
-    before and after training; copy_before / copy_after: per head, the weight on the token
-    to copy (:func:`look_back`); loss_first / loss_last: the first and last step's loss;
-    guess: ln(vocab_size), the loss of a uniform guess; first_below_0.1: the first step whose
-    loss is below 0.1; n_params: the number of trained numbers.
-    """
-    return dict(_report())
-
-
-# --------------------------------------------------------------------------
-# the live widget of section 8.5: the same training, a few steps at a time, in Pyodide
-# --------------------------------------------------------------------------
-
-LIVE_CHUNK = 5                                      # steps per redraw in the widget
-LIVE_LRS = (0.001, 0.003, 0.01, 0.03, 0.1)          # the widget's learning-rate choices
-_live = {}
-
-
-def live_reset(seed=0, lr=0.01, example=None):
-    """Start a fresh :class:`Trainer` of the book's configuration for the widget of section 8.5.
-
-    ``example`` (a list of ids) is the sequence whose attention the widget draws. Returns the
-    state to draw (see :func:`live_run`).
-    """
-    config = {k: v for k, v in BOOK.items() if k not in ("steps", "seed", "lr")}
-    _live["trainer"] = Trainer(seed=seed, lr=lr, **config)
-    _live["example"] = np.array([example if example is not None else [0] * (2 * BOOK["half"] - 1)])
-    return _live_state([])
-
-
-def live_run(k):
-    """``k`` more steps of the widget's trainer. Returns {"step", "losses", "weights"}:
-    the step count, the losses of these k steps, and each head's attention on the example
-    (H, n, n), rounded to 4 decimals for drawing."""
-    if "trainer" not in _live:
-        raise ValueError("call live_reset() before live_run()")
-    return _live_state(_live["trainer"].run(k))
-
-
-def _live_state(losses):
-    trainer = _live["trainer"]
-    _, cache = forward(trainer.params, _live["example"])
-    weights = cache["h0"]["attn"]["weights"][0]        # (H, n, n)
-    return {"step": trainer.step_count, "losses": [float(x) for x in losses],
-            "weights": np.round(weights, 4).tolist()}

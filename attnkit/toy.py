@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import as_float_array, check_lang
 from .core import scaled_dot_product_attention
 from .text import pad, width
 
@@ -226,12 +227,6 @@ SENTENCES: dict[str, Example] = {
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
 
 
-def _check_lang(lang) -> str:
-    if lang not in LEXICON:
-        raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
-    return lang
-
-
 def _skipped(ch: str) -> bool:
     """Whitespace, punctuation, combining marks and invisible format characters (e.g. ZWJ)."""
     return ch.isspace() or unicodedata.category(ch)[0] in "PZ" or unicodedata.category(ch) in (
@@ -262,7 +257,7 @@ def tokenize(text, lang: str) -> list[str]:
     ...
     ValueError: text has no words to attend over (got ' ，。'): it is empty or only spaces and punctuation
     """
-    lang = _check_lang(lang)
+    lang = check_lang(lang)
     if not isinstance(text, str):
         raise ValueError(f"text must be a string, got {type(text).__name__}")
     lexicon = LEXICON[lang]
@@ -303,7 +298,7 @@ def is_known(token: str, lang: str) -> bool:
     >>> is_known("小猫", "zh"), is_known("🐱", "zh")
     (True, False)
     """
-    return token in LEXICON[_check_lang(lang)]
+    return token in LEXICON[check_lang(lang)]
 
 
 def embed(tokens: list[str], lang: str) -> np.ndarray:
@@ -316,7 +311,7 @@ def embed(tokens: list[str], lang: str) -> np.ndarray:
     array([[0., 0., 1., 0., 0., 0., 0., 0., 0., 0.],
            [0., 0., 0., 1., 0., 0., 0., 0., 0., 0.]])
     """
-    lexicon = LEXICON[_check_lang(lang)]
+    lexicon = LEXICON[check_lang(lang)]
     if isinstance(tokens, str) or not len(tokens):
         raise ValueError("tokens must be a non-empty list of strings; use tokenize(text, lang) first")
     x = np.zeros((len(tokens), len(FEATURES)))             # (n, d_model)
@@ -354,7 +349,14 @@ def attention_step(x, w_q, w_k, w_v) -> Step:
     array([[0.014, 0.986],
            [0.5  , 0.5  ]])
     """
-    x = np.asarray(x, dtype=float)
+    x = as_float_array("x", x, min_ndim=2, layout="(n, d_model)")
+    if x.ndim != 2:
+        raise ValueError(f"x must have shape (n, d_model), got shape {x.shape}")
+    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        w = as_float_array(name, w, min_ndim=2, layout="(d_model, d)")
+        if w.ndim != 2 or w.shape[0] != x.shape[1]:
+            raise ValueError(f"{name} must have shape (d_model, d) with d_model = {x.shape[1]} rows "
+                             f"(one per column of x), got shape {w.shape}")
     q = x @ w_q                                  # (n, d_model) @ (d_model, d_k) -> (n, d_k)
     k = x @ w_k                                  # (n, d_model) @ (d_model, d_k) -> (n, d_k)
     v = x @ w_v                                  # (n, d_model) @ (d_model, d_v) -> (n, d_v)
@@ -413,7 +415,7 @@ def attend(text_or_tokens, lang: str, steps: int = 2, strength: float | None = N
     >>> round(r.share("it", ["wide"], step=1), 2)
     0.87
     """
-    lang = _check_lang(lang)
+    lang = check_lang(lang)
     if steps not in (1, 2):
         raise ValueError(f"steps must be 1 or 2, got {steps!r}")
     tokens = tokenize(text_or_tokens, lang) if isinstance(text_or_tokens, str) else list(text_or_tokens)
@@ -481,7 +483,7 @@ def matrix_table(w: np.ndarray, columns: list[str], lang: str = "en",
     animate        1.0    0.0
     thing          0.0    1.0
     """
-    names = FEATURE_NAMES[_check_lang(lang)] if w.shape[0] == len(FEATURES) else None
+    names = FEATURE_NAMES[check_lang(lang)] if w.shape[0] == len(FEATURES) else None
     if names is None:
         raise ValueError(f"w must have one row per feature ({len(FEATURES)}), got shape {w.shape}")
     rows = [(names[i], w[i]) for i in range(w.shape[0]) if not only_nonzero or w[i].any()]

@@ -4,12 +4,15 @@
 * ``browser``: drives Chromium (``launch``, ``serve_site``, or a fixture that does);
 * ``pdf``: reads the PDFs — run ``make pdf`` first;
 * ``build`` / ``serve`` (set by hand in tests/test_build.py): build or serve a copy of the
-  repository (minutes).
+  repository (minutes);
+* ``slow`` (set by hand): needs no site, but minutes of CPU (every figure drawn again, the labs
+  run as scripts).
 
 A test gets a marker when its function, a fixture it requests, or a helper of its module that
 it calls (followed through the module's own functions) names one of those things. So a new
 test is sorted without anyone remembering to mark it. ``make check`` runs the rest:
-``pytest -m "not site and not browser and not pdf and not build and not serve"``.
+``pytest -m "not site and not browser and not pdf and not slow and not build and not serve"``
+(the Makefile's ``check`` target).
 """
 
 from __future__ import annotations

@@ -671,9 +671,10 @@ class TestBadInput:
                      sdpa, q=(2, 3, 4), k=(3, 5, 4), v=(3, 5, 2))
 
     @pytest.mark.parametrize("scale, shown", [(float("nan"), "nan (float)"), (np.inf, "inf (float)"),
-                                              ("0.5", "'0.5' (str)"), (True, "True (bool)")])
+                                              ("0.5", "'0.5' (str)"), (True, "True (bool)"),
+                                              (0, "0 (int)"), (-0.5, "-0.5 (float)")])
     def test_bad_scale(self, scale, shown):
-        raises_clean(f"scale must be a finite real number (or None for 1/sqrt(d_k)), got {shown}",
+        raises_clean(f"scale must be a positive finite number (or None for 1/sqrt(d_k)), got {shown}",
                      sdpa, scale=scale)
 
     def test_empty_axis(self):

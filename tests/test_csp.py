@@ -50,7 +50,7 @@ def test_every_page_has_a_strict_policy_before_any_script():
 
 def test_the_playground_may_run_webassembly_and_a_chapter_may_not():
     assert "'wasm-unsafe-eval'" in directives((SITE / "playground" / "index.html").read_text(encoding="utf-8"))["script-src"]
-    assert "'wasm-unsafe-eval'" not in directives((SITE / "ch3" / "softmax" / "index.html").read_text(encoding="utf-8"))["script-src"]
+    assert "'wasm-unsafe-eval'" not in directives((SITE / "ch3" / "qkv" / "index.html").read_text(encoding="utf-8"))["script-src"]
 
 
 RECORD = """() => {

@@ -68,3 +68,26 @@ def test_bad_inputs():
         source_loss_optimum(-0.5)
     with pytest.raises(ValueError, match="at least 3"):
         make_task(n=2)
+
+
+@pytest.mark.parametrize("weights, message", [
+    (0, r"weights must have at least 3 dimensions \(heads, n, n\), got shape \(\)"),
+    (np.ones((2, 3, 4)), r"weights must have shape \(heads, n, n\), got shape \(2, 3, 4\)"),
+    (np.full((2, 3, 3), np.nan), "weights contains NaN or infinity"),
+])
+def test_neighbour_share_bad_input(weights, message):
+    from attnkit.heads import neighbour_share
+    with pytest.raises(ValueError, match=message):
+        neighbour_share(weights)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"scale": 0}, r"scale must be a positive finite number, got 0 \(int\)"),
+    ({"nudge": -1e-6}, r"nudge must be a positive finite number, got -1e-06 \(float\)"),
+    ({"seed": -1}, r"seed must be a non-negative integer, got -1 \(int\)"),
+    ({"d_k": 0}, r"d_k must be a positive integer, got 0 \(int\)"),
+])
+def test_init_heads_bad_settings(kwargs, message):
+    args = {"start": "nudged", "d_model": 4, "d_k": 2, "d_out": 3, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        init_heads(**args)

@@ -119,7 +119,7 @@ def english_labels() -> dict[str, str]:
     From the glossary (each term's English name and match words, unless the Chinese name or match
     words use the same word, as in "RNN") and from attnkit's zh/en label lists (the toy's feature
     and slot names, the story's features and heads, the order heads)."""
-    from attnkit import block, position, toy, toy_heads
+    from attnkit import position, story, toy, toy_heads
 
     labels = {}
     for entry in yaml.safe_load((DOCS / "glossary.yml").read_text(encoding="utf-8")):
@@ -127,8 +127,8 @@ def english_labels() -> dict[str, str]:
         for word in [re.sub(r"\s*\(.*?\)", "", entry["en"]), *entry.get("match", {}).get("en", [])]:
             if word.lower() not in zh_words and HAN.search(entry["zh"]):
                 labels[word.lower()] = entry["zh"]
-    pairs = [(toy.FEATURE_NAMES["zh"], toy.FEATURE_NAMES["en"]), (block.FEATURE_NAMES["zh"], block.FEATURE_NAMES["en"]),
-             (toy_heads.HEAD_NAMES["zh"], toy_heads.HEAD_NAMES["en"]), (block.HEAD_NAMES["zh"], block.HEAD_NAMES["en"]),
+    pairs = [(toy.FEATURE_NAMES["zh"], toy.FEATURE_NAMES["en"]), (story.FEATURE_NAMES["zh"], story.FEATURE_NAMES["en"]),
+             (toy_heads.HEAD_NAMES["zh"], toy_heads.HEAD_NAMES["en"]), (story.HEAD_NAMES["zh"], story.HEAD_NAMES["en"]),
              (position.ORDER_HEAD_NAMES["zh"], position.ORDER_HEAD_NAMES["en"])]
     pairs += [(toy.SLOT_NAMES["zh"][step], toy.SLOT_NAMES["en"][step]) for step in toy.SLOT_NAMES["zh"]]
     for zh_names, en_names in pairs:

@@ -44,3 +44,14 @@ def test_one_hot_weights_have_zero_gradient():
 def test_bad_d_k(bad):
     with pytest.raises(ValueError, match="d_k must be a positive integer"):
         scaling_experiment([bad])
+
+
+@pytest.mark.parametrize("p, message", [
+    (0.5, r"p must have at least 1 dimension \(\.\.\., n\), got shape \(\)"),
+    ([], r"p must have at least one entry along each of its last 1 dimensions"),
+    ([0.5, np.nan], "p contains NaN or infinity"),
+    (["a"], "p must be an array of real numbers, got dtype <U1"),
+])
+def test_softmax_jacobian_bad_input(p, message):
+    with pytest.raises(ValueError, match=message):
+        softmax_jacobian(p)

@@ -196,3 +196,11 @@ def test_tanh_slopes(setup):
     s = tanh_slopes(x, *w)
     np.testing.assert_allclose(s, 1 - rnn_forward(x, *w) ** 2)
     assert s.shape == (7, 5) and np.all((s > 0) & (s <= 1))
+
+
+def test_clip_by_norm_of_a_huge_gradient_keeps_its_direction():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                  # no overflow warning
+        clipped = clip_by_norm([1e308, 1e308, -1e308], 3.0)
+    np.testing.assert_allclose(clipped, [np.sqrt(3), np.sqrt(3), -np.sqrt(3)])

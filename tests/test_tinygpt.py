@@ -1,11 +1,19 @@
-"""attnkit.tinygpt: the tiny GPT of chapter 8, against finite differences, PyTorch and its own invariants."""
+"""The tiny GPT of chapter 8 (attnkit.tinygpt), its task, its training and what it learned
+(attnkit.copytask, attnkit.training, attnkit.copy_results): against finite differences, PyTorch
+and their own invariants."""
+
+import warnings
 
 import numpy as np
 import pytest
 
-from attnkit import causal_mask, multi_head_attention, tinygpt
-from attnkit.tinygpt import (BOOK, CopyTask, Trainer, accuracy, adam_init, adam_step, config_of, copy_batch,
-                             forward, generate, init, loss_and_grad, sgd_step, train, trained)
+from attnkit import causal_mask, layers, multi_head_attention, tinygpt, training
+from attnkit.copy_results import accuracy, look_back
+from attnkit.copytask import CopyTask, copy_batch, spell
+from attnkit.tinygpt import config_of, cross_entropy, forward, generate, init, loss_and_grad
+from attnkit.training import BOOK, Trainer, adam_init, adam_step, sgd_step, train, trained
+
+BOOK_TASK = CopyTask(BOOK["vocab_size"], BOOK["half"])
 
 
 def _perturbed(seed=3, vocab=7, d_model=8, n_heads=2, n_layers=2, n_ctx=6):
@@ -68,7 +76,7 @@ def _torch_loss(torch, params, tokens, targets, n_heads):
     mask = torch.tensor(causal_mask(n))
 
     def ln(x, name):
-        return F.layer_norm(x, (cfg["d_model"],), P[f"{name}.g"], P[f"{name}.b"], eps=tinygpt.EPS)
+        return F.layer_norm(x, (cfg["d_model"],), P[f"{name}.g"], P[f"{name}.b"], eps=layers.EPS)
 
     for l in range(cfg["n_layers"]):
         a = ln(x, f"h{l}.ln_1")[:, None]                # (b, 1, n, d)
@@ -104,7 +112,7 @@ def test_forward_and_gradients_match_pytorch_autograd():
 def test_attention_equals_attnkits_multi_head_attention():
     params = _perturbed(n_layers=1)
     x = np.random.default_rng(4).normal(size=(2, 5, 8))
-    p = tinygpt._layer(params, 0)
+    p = tinygpt.layer_params(params, 0)
     out, cache = tinygpt.attention_forward(p, x)
     merge = lambda w: np.concatenate(list(w), axis=-1)      # (H, d, d_head) -> (d, d)
     for b in range(2):
@@ -181,7 +189,7 @@ def test_training_learns_the_copy_task_and_is_deterministic():
     assert losses == losses_2 and len(losses) == BOOK["steps"]
     assert all(np.array_equal(params[k], again[k]) for k in params)
     assert losses[0] > 1.9 and max(losses[-10:]) < 0.05
-    tokens, targets = copy_batch(np.random.default_rng(12345), 200, CopyTask())
+    tokens, targets = copy_batch(np.random.default_rng(12345), 200, BOOK_TASK)
     assert accuracy(params, tokens, targets) > 0.99
     assert accuracy(init(8, 16, 2, 1, 11, seed=0), tokens, targets) < 0.3
     _, other = train(steps=20, seed=1)
@@ -202,7 +210,7 @@ def test_trained_is_memoised_and_returns_copies():
     a["wte"][:] = 0
     b, _ = trained(seed=3, steps=20, lr=0.01)          # same configuration, spelled differently
     assert np.any(b["wte"] != 0)
-    assert tinygpt._trained.cache_info().hits >= 1
+    assert training._trained.cache_info().hits >= 1
 
 
 def test_generate_greedy_copies_and_temperature_is_seeded():
@@ -258,10 +266,121 @@ def test_bad_input_says_what_it_got_and_expected(tokens, targets, message):
     (lambda: train(steps=1, optimizer="rmsprop"), "optimizer must be 'adam' or 'sgd'"),
     (lambda: generate(init(5, 8, 2, 1, 6), [0, 1], 2, temperature=-1), "temperature must be"),
     (lambda: generate(init(5, 8, 2, 1, 6), [0, 5], 2), r"prompt must be token ids in \[0, 4\]"),
-    (lambda: generate(init(5, 8, 2, 1, 6), [0, 1], -2), "n_new must be a non-negative integer"),
+    (lambda: generate(init(5, 8, 2, 1, 6), [0, 1], -2), "n_new must be a positive integer, got -2"),
     (lambda: forward({"w": np.zeros(3)}, [[0]]), "params must be the dict made by tinygpt.init"),
-    (lambda: CopyTask(vocab_size=1), "vocab_size must be at least 2"),
+    (lambda: CopyTask(vocab_size=1, half=6), "vocab_size must be at least 2"),
 ])
 def test_bad_hyper_parameters_are_refused(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --------------------------------------------------------------------------
+# bad input across the model, the task and training: our message, never NumPy's
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("logits, targets, message", [
+    (np.zeros((1, 2, 4)), [[4, -1]], r"targets must be token ids in \[0, 3\] or -1 for not scored "
+                                     r"\(vocab_size = 4\), got 4 at index \(0, 0\)"),
+    (np.zeros((1, 2, 4)), [[-2, 1]], r"got -2 at index \(0, 0\)"),
+    (np.zeros((1, 2, 4)), [[1, 2, 3]], r"targets must have the shape of tokens \(1, 2\).*got shape \(1, 3\)"),
+    (np.zeros((1, 2, 4)), [[-1, -1]], "no scored position"),
+    (np.zeros((1, 2, 4)), [[0.0, 1.0]], "integer token ids, got dtype float64"),
+    (np.zeros((2, 4)), [[0, 1]], r"logits must have at least 3 dimensions \(batch, n, vocab_size\), got shape \(2, 4\)"),
+    (np.full((1, 2, 4), np.nan), [[0, 1]], "logits contains NaN or infinity"),
+])
+def test_cross_entropy_bad_input(logits, targets, message):
+    with pytest.raises(ValueError, match=message):
+        cross_entropy(logits, targets)
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ([], r"prompt must have shape \(n,\) with n >= 1, got shape \(0,\)"),
+    ([[0, 1]], r"prompt must have shape \(n,\) with n >= 1, got shape \(1, 2\)"),
+    ([0.0, 1.0], "prompt must hold integer token ids, got dtype float64"),
+    ([0, 5], r"prompt must be token ids in \[0, 4\] \(vocab_size = 5\), got 5 at index \(1,\)"),
+    (["a"], "prompt must hold integer token ids, got dtype <U1"),
+])
+def test_generate_bad_prompt(prompt, message):
+    with pytest.raises(ValueError, match=message):
+        generate(init(5, 8, 2, 1, 6), prompt, 2)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_new": 0}, r"n_new must be a positive integer, got 0 \(int\)"),
+    ({"n_new": 2.0}, r"n_new must be a positive integer, got 2.0 \(float\)"),
+    ({"n_new": 2, "temperature": float("inf")}, "temperature must be a finite number >= 0, got inf"),
+    ({"n_new": 2, "temperature": True}, "temperature must be a finite number >= 0, got True"),
+    ({"n_new": 2, "temperature": 1.0, "seed": -1}, r"seed must be a non-negative integer, got -1 \(int\)"),
+])
+def test_generate_bad_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        generate(init(5, 8, 2, 1, 6), [0, 1], **kwargs)
+
+
+def test_generate_with_nan_weights_says_so():
+    params = init(5, 8, 2, 1, 6)
+    params["w_u"][0, 0] = np.nan
+    with pytest.raises(ValueError, match="the model's logits contain NaN or infinity"):
+        generate(params, [0, 1], 2)
+
+
+def test_tiny_and_huge_temperatures_are_their_limits():
+    params, _ = trained(**BOOK)
+    prompt = [1, 2, 3, 4, 5, 6]
+    greedy = generate(params, prompt, 5).tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                  # no overflow warning either
+        assert generate(params, prompt, 5, temperature=1e-320).tolist() == greedy
+        assert generate(params, prompt, 5, temperature=5e-324, seed=3).tolist() == greedy
+        hot = generate(params, prompt, 5, temperature=1e300, seed=0)
+    assert hot[:6].tolist() == prompt and len(hot) == 11
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: copy_batch(np.random.default_rng(0), 0, CopyTask(8, 6)), r"batch must be a positive integer, got 0"),
+    (lambda: copy_batch(0, 4, CopyTask(8, 6)), r"rng must be a numpy.random.Generator .*got int"),
+    (lambda: copy_batch(np.random.default_rng(0), 4, None), "task must be a CopyTask, got NoneType"),
+    (lambda: CopyTask(27, 6), r"vocab_size must be at most 26 \(one letter per token\), got 27"),
+    (lambda: spell([0, 26]), r"tokens must be ids in \[0, 25\] \(one letter each\) or -1, got 26 at index 1"),
+    (lambda: spell([0.5]), "tokens must hold integer token ids, got dtype float64"),
+    (lambda: Trainer(lr=-0.1), r"lr \(the learning rate\) must be a positive finite number, got -0.1 \(float\)"),
+    (lambda: Trainer(seed=1.5), r"seed must be a non-negative integer, got 1.5 \(float\)"),
+    (lambda: look_back(np.ones((2, 5, 5)), half=6), r"weights must end in \(n, n\) with n = 2 half - 1 = 11, got shape \(2, 5, 5\)"),
+    (lambda: look_back(np.ones((5, 5)), half=3), r"weights must have at least 3 dimensions"),
+    (lambda: accuracy(init(5, 8, 2, 1, 6), [[0, 1]], [[1]]), r"targets must have the shape of tokens \(1, 2\)"),
+    (lambda: accuracy(init(5, 8, 2, 1, 6), [[0, 1]], [[-1, -1]]), "no scored position"),
+])
+def test_task_and_training_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: spell([[0, 1], [2]]), "tokens must be a rectangular array of token ids, got a ragged"),
+    (lambda: sgd_step({"w": np.ones(2)}, {"v": np.ones(2)}, lr=0.1),
+     r"grads must have the keys of params: missing \['w'\], extra \['v'\]"),
+    (lambda: sgd_step([1.0], {}, lr=0.1), "params and grads must be dicts name -> array"),
+    (lambda: adam_step({"w": np.ones(2)}, {"w": np.ones(2)}, {}, lr=0.1),
+     "state must be the dict made by adam_init"),
+])
+def test_optimisers_and_spell_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("listing", ["ch8/causal.py", "ch8/loss.py"])
+def test_listings_that_spell_the_model_out_spell_the_books(listing):
+    """Listings 8.1/8.2 show tinygpt.init's arguments to the reader instead of BOOK: they must
+    be the book's model (the settings are typed once, in training.BOOK; this keeps the copy honest)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "snippets" / listing).read_text(encoding="utf-8")
+    args = re.search(r"tinygpt\.init\(([^)]*)\)", text).group(1)
+    spelled = {k.strip(): int(v) for k, v in (a.split("=") for a in args.split(","))}
+    assert init(**spelled).keys() == training.untrained(**BOOK).keys()
+    assert all(np.array_equal(init(**spelled)[k], v) for k, v in training.untrained(**BOOK).items())
+    task = re.search(r"CopyTask\(([^)]*)\)", text)
+    if task:
+        assert task.group(1).replace(" ", "") == f"vocab_size={BOOK['vocab_size']},half={BOOK['half']}"

@@ -154,3 +154,14 @@ def test_matrix_table_labels_rows_in_the_page_language():
     assert "代词" in text and "6.0" in text
     with pytest.raises(ValueError):
         toy.matrix_table(np.ones((3, 2)), ["a", "b"])
+
+
+@pytest.mark.parametrize("x, w, message", [
+    (np.array([]), np.ones((2, 2)), r"x must have at least 2 dimensions \(n, d_model\), got shape \(0,\)"),
+    (np.array([[np.nan, 1.0]]), np.ones((2, 2)), "x contains NaN or infinity"),
+    (np.ones((3, 2)), np.ones((4, 2)), r"w_q must have shape \(d_model, d\) with d_model = 2 rows .*got shape \(4, 2\)"),
+])
+def test_attention_step_bad_input(x, w, message):
+    from attnkit.toy import attention_step
+    with pytest.raises(ValueError, match=message):
+        attention_step(x, w, w, w)

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from attnkit import tinygpt
+from attnkit import live_training, training
 from book import ROOT, load_file
 from test_axe import reveal
 
@@ -21,10 +21,10 @@ hook = load_file(ROOT / "docs" / "hooks" / "widgets.py")
 def test_widget_data_is_the_books_training(lang):
     data = json.loads((SITE / ("en/" if lang == "en" else "") / "data/widgets/train-gpt.json").read_text(encoding="utf-8"))
     assert data == json.loads(json.dumps(hook.train_gpt_data(lang)))
-    _, losses = tinygpt.train(**tinygpt.BOOK)
+    _, losses = training.train(**training.BOOK)
     assert data["reference"] == losses
-    assert data["lr"] in data["lrs"] and data["steps"] == tinygpt.BOOK["steps"]
-    assert data["guess"] == pytest.approx(math.log(tinygpt.BOOK["vocab_size"]))
+    assert data["lr"] in data["lrs"] and data["steps"] == training.BOOK["steps"]
+    assert data["guess"] == pytest.approx(math.log(training.BOOK["vocab_size"]))
     other = "en" if lang == "zh" else "zh"
     assert set(data["labels"]) == set(hook.GPT_LABELS[other])
     assert data["labels"] != hook.GPT_LABELS[other]
@@ -57,12 +57,12 @@ def test_the_code_the_widget_runs_is_the_trainer():
         del sys.modules["playground"]
     assert [kind for kind, _ in sent] == ["gpt"] * 3
     assert sent[0][1]["step"] == 0 and sent[2][1]["step"] == 10
-    assert sent[1][1]["losses"] + sent[2][1]["losses"] == tinygpt.train(steps=10, seed=3, lr=0.03)[1]
+    assert sent[1][1]["losses"] + sent[2][1]["losses"] == training.train(steps=10, seed=3, lr=0.03)[1]
     weights = sent[2][1]["weights"]
     assert len(weights) == 2 and len(weights[0]) == 11
     with pytest.raises(ValueError, match="call live_reset"):
-        tinygpt._live.clear()
-        tinygpt.live_run(1)
+        live_training._live.clear()
+        live_training.live_run(1)
 
 
 @pytest.fixture(scope="module")
@@ -103,10 +103,10 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='paused']")
     losses = _losses(page)
     assert len(losses) >= 10
-    _, cpython = tinygpt.train(**{**tinygpt.BOOK, "steps": len(losses)})
+    _, cpython = training.train(**{**training.BOOK, "steps": len(losses)})
     assert losses == pytest.approx(cpython, abs=1e-9, rel=0)
     assert page.get_attribute("[data-widget='train-gpt'] .gpt-check", "data-matches") == "true"
-    assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == tinygpt.BOOK["n_heads"]
+    assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == training.BOOK["n_heads"]
     assert page.locator("[data-widget='train-gpt'] [aria-live='polite']").inner_text().startswith("Paused")
     # another seed and learning rate: reset, train, and again equal to CPython
     page.fill("[data-widget='train-gpt'] input.gpt-seed", "3")
@@ -118,7 +118,7 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     start.click()
     page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='paused']")
     losses = _losses(page)
-    _, cpython = tinygpt.train(**{**tinygpt.BOOK, "seed": 3, "lr": 0.03, "steps": len(losses)})
+    _, cpython = training.train(**{**training.BOOK, "seed": 3, "lr": 0.03, "steps": len(losses)})
     assert losses == pytest.approx(cpython, abs=1e-9, rel=0)
     assert page.errors == [] and page.outside == []
 
@@ -131,7 +131,7 @@ def test_chinese_labels_phone_width_dark_and_print_form(browser):
     page.wait_for_selector("[data-widget='train-gpt'][data-mounted='yes']")
     start = page.locator("[data-widget='train-gpt'] [data-action='start']")
     assert start.inner_text() == "开始训练"
-    assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == tinygpt.BOOK["n_heads"]   # before training, from the build
+    assert page.locator("[data-widget='train-gpt'] .gpt-map").count() == training.BOOK["n_heads"]   # before training, from the build
     assert not reveal(page)   # lay out what is off screen too (content-visibility), nothing clipped
     width = page.locator("[data-widget='train-gpt']").evaluate("e => e.scrollWidth")
     assert width <= 375

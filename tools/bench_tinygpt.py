@@ -3,7 +3,7 @@ what chapter 8 costs a build. Figures, not assertions.
 
     python tools/bench_tinygpt.py [--runs 3] [--site site] [--no-browser]
 
-* CPython: steps per second of attnkit.tinygpt.Trainer on the book's configuration (BOOK).
+* CPython: steps per second of attnkit.training.Trainer on the book's configuration (BOOK).
 * Browser: serves a built site (--site, default site/; build it first with `make build`), opens
   8.5 in headless Chromium with an empty cache, presses Start and times Start -> first losses
   (Pyodide + NumPy + attnkit loaded, the first steps done), Start -> trained (BOOK["steps"]
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
 sys.path.insert(0, str(ROOT))
 
-from attnkit import tinygpt  # noqa: E402
+from attnkit import training  # noqa: E402
 
 
 def load() -> str:
@@ -36,11 +36,11 @@ def load() -> str:
 
 
 def cpython(runs: int) -> None:
-    config = {k: v for k, v in tinygpt.BOOK.items() if k != "steps"}
-    steps = tinygpt.BOOK["steps"]
+    config = {k: v for k, v in training.BOOK.items() if k != "steps"}
+    steps = training.BOOK["steps"]
     rates = []
     for _ in range(runs):
-        trainer = tinygpt.Trainer(**config)
+        trainer = training.Trainer(**config)
         start = time.perf_counter()
         trainer.run(steps)
         rates.append(steps / (time.perf_counter() - start))
@@ -52,14 +52,14 @@ BUILD_PART = r"""
 import contextlib, importlib.util, io, sys, time
 sys.path.insert(0, "docs/hooks")   # widgets.py imports bookcache, as the build lets it
 t0 = time.perf_counter()
-from attnkit import tinygpt
+from attnkit import copy_results
 from attnkit.figures import render_svg
 spec = importlib.util.spec_from_file_location("w", "docs/hooks/widgets.py")
 w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)
 spec = importlib.util.spec_from_file_location("l", "tools/listings.py")
 listings = importlib.util.module_from_spec(spec); spec.loader.exec_module(listings)
 t1 = time.perf_counter()
-tinygpt.report()
+copy_results.report()
 for lang in ("zh",):
     w.train_gpt_data(lang)
 for name in ("loss", "causal", "train", "generate"):
@@ -89,7 +89,7 @@ def build_cost() -> None:
 def browser(site: Path, runs: int) -> None:
     from browser import launch, serve_site
 
-    steps = tinygpt.BOOK["steps"]
+    steps = training.BOOK["steps"]
     rows = []
     with serve_site(site) as base, launch() as b:
         for _ in range(runs):

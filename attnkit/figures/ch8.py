@@ -7,38 +7,38 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import tinygpt
+from .. import copy_results, copytask, tinygpt, training
 from . import figure
 from ._style import ACCENT, BLUE, MUTED, tr, weights_map
 
 
 def _example():
     """The held-out sequence the pictures show, its tokens as letters, and both models' weights."""
-    tokens, _ = tinygpt.held_out(**tinygpt.BOOK)
+    tokens, _ = copy_results.held_out(**training.BOOK)
     example = tokens[:1]                                   # (1, n)
-    before = tinygpt.init(tinygpt.BOOK["vocab_size"], tinygpt.BOOK["d_model"], tinygpt.BOOK["n_heads"],
-                          tinygpt.BOOK["n_layers"], example.shape[1], seed=tinygpt.BOOK["seed"])
-    after, _ = tinygpt.trained(**tinygpt.BOOK)
+    before = tinygpt.init(training.BOOK["vocab_size"], training.BOOK["d_model"], training.BOOK["n_heads"],
+                          training.BOOK["n_layers"], example.shape[1], seed=training.BOOK["seed"])
+    after, _ = training.trained(**training.BOOK)
     maps = [tinygpt.forward(p, example)[1]["h0"]["attn"]["weights"][0] for p in (before, after)]  # (H, n, n) each
-    return list(tinygpt.spell(example)), maps
+    return list(copytask.spell(example)), maps
 
 
 @figure("ch8-loss")
 def loss_curve(lang):
     """The loss of every training step, against the loss of guessing uniformly."""
-    _, losses = tinygpt.trained(**tinygpt.BOOK)
+    _, losses = training.trained(**training.BOOK)
     steps = np.arange(1, len(losses) + 1)
     fig, ax = plt.subplots(figsize=(7, 3.4))
     ax.plot(steps, losses, color=ACCENT, linewidth=2)
-    guess = math.log(tinygpt.BOOK["vocab_size"])
+    guess = math.log(training.BOOK["vocab_size"])
     ax.axhline(guess, color=MUTED, linestyle="--", linewidth=1)
-    v = tinygpt.BOOK["vocab_size"]
+    v = training.BOOK["vocab_size"]
     ax.text(steps[-1], guess * 0.85, tr(lang, f"瞎猜：ln {v} ≈ {guess:.2f}", f"guessing: ln {v} ≈ {guess:.2f}"),
             ha="right", va="top", color=MUTED, fontsize=9)
     ax.set_yscale("log")
     ax.set_xlabel(tr(lang, "训练步数", "training step"))
     ax.set_ylabel(tr(lang, "损失（交叉熵，对数刻度）", "loss (cross-entropy, log scale)"))
-    b = tinygpt.BOOK["batch"]
+    b = training.BOOK["batch"]
     ax.set_title(tr(lang, f"复制任务上的损失：每一步一批 {b} 条新序列", f"Loss on the copy task: each step a batch of {b} new sequences"))
     ax.set_xlim(0, steps[-1])
     return fig
@@ -61,7 +61,7 @@ def attention_before_after(lang):
                               fontsize=9)
             if row == 1:
                 ax.set_xlabel(tr(lang, "键：它看的位置", "key: the position it looks at"), fontsize=9)
-            half = tinygpt.BOOK["half"]
+            half = training.BOOK["half"]
             ax.axhline(half - 1.5, color=BLUE, linewidth=0.8, linestyle=":")
     fig.tight_layout()
     return fig
@@ -71,13 +71,13 @@ def attention_before_after(lang):
 def train_snapshot(lang):
     """The printed form of the live widget of 8.5: what it shows after the book's training."""
     letters, maps = _example()
-    _, losses = tinygpt.trained(**tinygpt.BOOK)
+    _, losses = training.trained(**training.BOOK)
     h = maps[1].shape[0]
     fig = plt.figure(figsize=(10, 3.6))
     grid = fig.add_gridspec(1, 1 + h, width_ratios=[1.6] + [1] * h)
     ax = fig.add_subplot(grid[0, 0])
     ax.plot(np.arange(1, len(losses) + 1), losses, color=ACCENT, linewidth=2)
-    ax.axhline(math.log(tinygpt.BOOK["vocab_size"]), color=MUTED, linestyle="--", linewidth=1)
+    ax.axhline(math.log(training.BOOK["vocab_size"]), color=MUTED, linestyle="--", linewidth=1)
     ax.set_yscale("log")
     ax.set_xlabel(tr(lang, "训练步数", "training step"))
     ax.set_title(tr(lang, "损失（对数刻度）", "loss (log scale)"))

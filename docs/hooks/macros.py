@@ -120,6 +120,11 @@ def define_env(env):
     _glossary = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(_glossary)
     _glossary.register_macros(env)
+    # exercise() and exercise_progress(): the coding exercises of exercises/ (docs/hooks/exercise_pages.py)
+    _spec = importlib.util.spec_from_file_location("book_exercise_pages", Path(__file__).with_name("exercise_pages.py"))
+    _exercise_pages = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_exercise_pages)
+    _exercise_pages.register_macros(env)
 
     env.variables["np"] = np
     env.variables["attnkit"] = Memoized(attnkit)

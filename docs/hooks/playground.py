@@ -7,7 +7,7 @@ Adds to the site, at build time and never from a CDN:
   Chinese book carries them; the English book (``<zh root>/en/``) gets a worker.js that loads
   them from there (17 MB stored and cached once, wherever the site is served from);
 * ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
-  module, which needs matplotlib);
+  module, which needs matplotlib), and the coding exercises of exercises/;
 * ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
 * ``assets/playground/presets.json``: every listing in snippets/ as this language's book shows it
   (the playground's presets; ``[zh]``/``[en]`` lines filtered by tools/listings.py);
@@ -101,10 +101,11 @@ def editor_bundle() -> Path:
 
 
 def attnkit_zip() -> bytes:
-    """attnkit/**.py as a zip with fixed timestamps (same bytes for the same code)."""
+    """attnkit/**.py and the coding exercises (exercises/ch*/*.py, checked in the page) as a zip
+    with fixed timestamps (same bytes for the same code)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
-        for path in sorted((ROOT / "attnkit").rglob("*.py")):
+        for path in sorted((ROOT / "attnkit").rglob("*.py")) + sorted((ROOT / "exercises").glob("ch*/*.py")):
             name = path.relative_to(ROOT).as_posix()
             if name.startswith("attnkit/figures/"):
                 continue

@@ -17,12 +17,15 @@ import numpy as np
 from mkdocs.structure.files import File
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
-from attnkit import tinygpt, toy
+from attnkit import copy_results, live_training, toy, training
+from attnkit.copytask import spell
+from attnkit.tinygpt import forward
 from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
 from bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
+from exercise_pages import EXERCISES, embedded_in, exercises_data  # docs/hooks/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 
@@ -147,10 +150,10 @@ def positions_data(lang: str) -> dict:
 # What the widget runs in the playground's worker (Pyodide + attnkit), through its "run" interface;
 # {seed}, {lr}, {example}, {k} are filled in by the widget. playground._emit sends the state back.
 GPT_CODE = {
-    "reset": "import playground\nfrom attnkit import tinygpt\n"
-             "playground._emit('gpt', tinygpt.live_reset(seed={seed}, lr={lr}, example={example}))\n",
-    "run": "import playground\nfrom attnkit import tinygpt\n"
-           "playground._emit('gpt', tinygpt.live_run({k}))\n",
+    "reset": "import playground\nfrom attnkit import live_training\n"
+             "playground._emit('gpt', live_training.live_reset(seed={seed}, lr={lr}, example={example}))\n",
+    "run": "import playground\nfrom attnkit import live_training\n"
+           "playground._emit('gpt', live_training.live_run({k}))\n",
 }
 GPT_LABELS = {
     "zh": {
@@ -205,17 +208,16 @@ def _book_power(x: float) -> str:
 
 def train_gpt_data(lang: str) -> dict:
     """The live-training widget: the book's configuration, its CPython losses, the example, labels."""
-    book = tinygpt.BOOK
-    _, losses = tinygpt.trained(**book)
-    tokens, _ = tinygpt.held_out(**book)
+    book = training.BOOK
+    _, losses = training.trained(**book)
+    tokens, _ = copy_results.held_out(**book)
     example = tokens[0]                                            # (n,) the sequence of 8.3's figure
-    fresh = tinygpt.init(book["vocab_size"], book["d_model"], book["n_heads"], book["n_layers"],
-                         len(example), seed=book["seed"])
-    before = tinygpt.forward(fresh, example[None])[1]["h0"]["attn"]["weights"][0]   # (H, n, n)
+    fresh = training.untrained(**book)
+    before = forward(fresh, example[None])[1]["h0"]["attn"]["weights"][0]   # (H, n, n)
     return {
-        "steps": book["steps"], "chunk": tinygpt.LIVE_CHUNK, "seed": book["seed"], "lr": book["lr"],
-        "lrs": list(tinygpt.LIVE_LRS), "heads": book["n_heads"], "half": book["half"],
-        "example": [int(t) for t in example], "letters": list(tinygpt.spell(example)),
+        "steps": book["steps"], "chunk": live_training.LIVE_CHUNK, "seed": book["seed"], "lr": book["lr"],
+        "lrs": list(live_training.LIVE_LRS), "heads": book["n_heads"], "half": book["half"],
+        "example": [int(t) for t in example], "letters": list(spell(example)),
         "reference": [float(x) for x in losses], "guess": math.log(book["vocab_size"]),
         "before": np.round(before, 4).tolist(), "tolerance": LIVE_TOLERANCE,
         # The tolerance is written into the sentence here, in the book's number style: the
@@ -226,7 +228,17 @@ def train_gpt_data(lang: str) -> dict:
 
 
 BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
-            "train-gpt": train_gpt_data}
+            "train-gpt": train_gpt_data, "exercises": exercises_data}
+
+
+def _inputs_beyond_attnkit(name: str, lang: str):
+    """What else a widget's data depends on: the exercises' files, their pages' embeds, the
+    [zh]/[en] filter and docs/hooks/exercise_pages.py (labels)."""
+    if name != "exercises":
+        return ()
+    files = sorted(EXERCISES.glob("ch*/*.py")) + [Path(__file__).with_name("exercise_pages.py"),
+                                                  Path(__file__).resolve().parents[2] / "tools" / "listings.py"]
+    return (sources(files), sorted(embedded_in(lang).items()))
 
 
 def widget_data(name: str, lang: str) -> dict:
@@ -240,7 +252,8 @@ def on_files(files, config):
     lang = config.theme["language"]
     computed = []
     for name, build in BUILDERS.items():
-        k = key("widget", 1, name, lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment())
+        k = key("widget", 1, name, lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment(),
+                *_inputs_beyond_attnkit(name, lang))
         content = store.get(k)
         if content is None:
             content = json.dumps(build(lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -9,7 +9,7 @@ names = ["cat", "dog", "apple"]  # [en]
 words = np.array([[1.0, -0.5, -1.0],           # (3,)
                   [1.0, 0.5, -1.0],            # (3,)
                   [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) 每行一个词 [zh]
-                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) one row a word [en]
+                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) one row per word [en]
 for name, v in zip(names, words):
     print(pad(f"{name}：", 8), v)  # [zh]
     print(pad(f"{name}:", 8), v)  # [en]

@@ -17,7 +17,7 @@ print()
 cols = [7, 3, 8, 11, 3, 8, 11, 3, 16]              # 竖线也占一列 [zh]
 cols = [7, 3, 8, 11, 3, 8, 11, 3, 16]              # the bars are columns too [en]
 groups = ["n", "排队的步数", "第 1 个到第 n 个", "分数"]       # [zh]
-groups = ["n", "steps in line", "word 1 -> word n", "scores"]  # [en]
+groups = ["n", "steps in turn", "word 1 -> word n", "scores"]  # [en]
 print(pad(groups[0], 7, ">") + "  |" + pad(groups[1], 19, "^") + "  |"
       + pad(groups[2], 19, "^") + "  |" + pad(groups[3], 16, ">"))
 print(row(["", "|", "RNN", "注意力", "|", "RNN", "注意力", "|", "n*n"], cols))        # [zh]

@@ -2,7 +2,7 @@ import numpy as np
 from attnkit import toy
 
 # 只开一轮注意力，矩阵随便取：试三组随机矩阵。 [zh]
-# ONE attention step, with any matrices at all: try three random sets. [en]
+# ONE round of attention, with any matrices at all: try three random sets. [en]
 keys, words = ["cat-ball-hungry", "cat-ball-fun"], ("它", "小猫", "球")           # [zh]
 keys, words = ["animal-street-tired", "animal-street-wide"], ("it", "animal", "street")  # [en]
 pronoun, a, b = words
@@ -16,7 +16,7 @@ for trial in range(1, 4):
     for key in keys:
         r = toy.run(key)
         step = toy.attention_step(r.x, w_q, w_k, w_v)          # 在词向量上只开一轮 [zh]
-        step = toy.attention_step(r.x, w_q, w_k, w_v)          # one step on the embeddings [en]
+        step = toy.attention_step(r.x, w_q, w_k, w_v)          # one round on the embeddings [en]
         i, ia, ib = r.index(pronoun), r.index(a), r.index(b)
         ratios.append(step.weights[i, ia] / step.weights[i, ib])
     print(f"随机矩阵 {trial}：权重({a}) / 权重({b}) = {ratios[0]:.4f}（{clues[0]}），{ratios[1]:.4f}（{clues[1]}）")  # [zh]

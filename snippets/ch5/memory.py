@@ -7,7 +7,7 @@ count = "{:,d}".format                        # 524,288 [en]
 d_h = 512                                     # RNN 的隐藏状态：不管 n 多大，都是 d_h 个数 [zh]
 d_h = 512                                     # an RNN's hidden state: d_h numbers, whatever n is [en]
 header = ["n", "隐藏状态", "n x n 权重（实测）", "比上一行"]            # [zh]
-header = ["n", "hidden state", "n x n weights (measured)", "x previous"]  # [en]
+header = ["n", "hidden state", "n x n matrix (measured)", "x previous"]  # [en]
 cols = [6, 15, 27, 12]
 print("".join(pad(h, c, ">") for h, c in zip(header, cols)))
 previous = None

@@ -1,4 +1,5 @@
-from attnkit.block import FEATURE_NAMES, FEATURES, layer_norm, residual, story, story_table
+from attnkit.layers import layer_norm, residual
+from attnkit.story import FEATURE_NAMES, FEATURES, story, story_table
 
 # 第 4、5 幕：残差 + 层归一化，前馈网络，再残差 + 层归一化。 [zh]
 # Steps 4 and 5: residual + layer norm, the FFN, residual + layer norm again. [en]

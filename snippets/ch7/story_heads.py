@@ -1,4 +1,4 @@
-from attnkit.block import HEAD_NAMES, story
+from attnkit.story import HEAD_NAMES, story
 from attnkit.core import spread_evenly
 
 # 第 3 幕：三个头读同一句话；每一行权重加起来都是 1。 [zh]

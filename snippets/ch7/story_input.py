@@ -1,4 +1,4 @@
-from attnkit.block import FEATURE_NAMES, STORY, story, story_table
+from attnkit.story import FEATURE_NAMES, STORY, story, story_table
 
 # 第 1 幕：先切成词元，再给每个词元加上词向量和位置编码。 [zh]
 # Step 1: tokens, then embedding + position for each of them. [en]
@@ -11,7 +11,7 @@ print(len(s.tokens), "tokens:", " | ".join(s.tokens))  # [en]
 
 names = FEATURE_NAMES[lang]
 print("\nE：名片，x 的前 8 列")  # [zh]
-print("\nE: the name cards, first 8 columns of x")  # [en]
+print("\nE: the name tags, first 8 columns of x")   # [en]
 print(story_table(s.e[:, :8], s.tokens, names, digits=0))           # (n, 8)
 print("\nPE：座位号，x 的后 4 列")  # [zh]
 print("\nPE: the seat numbers, last 4 columns of x")  # [en]

@@ -1,6 +1,6 @@
 import numpy as np
 
-from attnkit.block import D_HEAD, story, story_weights
+from attnkit.story import D_HEAD, story, story_weights
 from attnkit.text import pad
 
 # 第 2 幕：“她”在头 1（“她是谁”）里给每个词打的分。 [zh]

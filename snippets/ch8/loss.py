@@ -1,12 +1,13 @@
 import numpy as np
 from attnkit import tinygpt
+from attnkit.copytask import CopyTask, copy_batch, spell
 
 params = tinygpt.init(vocab_size=8, d_model=16, n_heads=2, n_layers=1, n_ctx=11, seed=0)
-tokens, targets = tinygpt.copy_batch(np.random.default_rng(0), 32, tinygpt.CopyTask(vocab_size=8, half=6))
-print("输入：    ", tinygpt.spell(tokens[0]))     # (32, 11)：32 条序列，每条 11 个词元 [zh]
-print("要猜的：  ", tinygpt.spell(targets[0]))    # 每个位置的下一个词元；· = 不计分 [zh]
-print("tokens: ", tinygpt.spell(tokens[0]))       # (32, 11): 32 sequences of 11 tokens [en]
-print("targets:", tinygpt.spell(targets[0]))      # the next token at each position; · = not scored [en]
+tokens, targets = copy_batch(np.random.default_rng(0), 32, CopyTask(vocab_size=8, half=6))
+print("输入：    ", spell(tokens[0]))             # (32, 11)：32 条序列，每条 11 个词元 [zh]
+print("要猜的：  ", spell(targets[0]))            # 每个位置的下一个词元；· = 不计分 [zh]
+print("tokens: ", spell(tokens[0]))               # (32, 11): 32 sequences of 11 tokens [en]
+print("targets:", spell(targets[0]))              # the next token at each position; · = not scored [en]
 loss, grads = tinygpt.loss_and_grad(params, tokens, targets)
 print(f"损失 {loss:.4f}，瞎猜是 ln 8 = {np.log(8):.4f}")              # [zh]
 print(f"loss {loss:.4f}; guessing gives ln 8 = {np.log(8):.4f}")       # [en]

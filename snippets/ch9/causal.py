@@ -6,8 +6,8 @@ r = run("cat-ball-hungry", steps=1)          # [zh]
 word = "它"                                   # [zh]
 r = run("animal-street-tired", steps=1)      # [en]
 word = "it"                                  # [en]
-step = r.steps[0]                            # 玩具模型的第一步 [zh]
-step = r.steps[0]                            # the toy's first step [en]
+step = r.steps[0]                            # 玩具模型的第 1 轮 [zh]
+step = r.steps[0]                            # the toy's round 1 [en]
 n = len(r.tokens)
 mask = causal_mask(n)                        # (n, n)
 print(mask.astype(int))

@@ -1,9 +1,10 @@
-from attnkit.kvcache import MODEL_SIZES, cache_bytes, cache_numbers, generate, init_decoder
+from attnkit import tinygpt
+from attnkit.kvcache import MODEL_SIZES, cache_bytes, cache_numbers, generate
 from attnkit.text import pad, row
 
 # 一个会数乘加次数的小解码器（attnkit.kvcache.DEMO_MODEL） [zh]
 # a small decoder that counts its multiply-adds (attnkit.kvcache.DEMO_MODEL) [en]
-params = init_decoder(vocab_size=32, d_model=16, n_heads=2, n_layers=2, d_ff=64, seed=0)
+params = tinygpt.init(vocab_size=32, d_model=16, n_heads=2, n_layers=2, n_ctx=256, seed=0)
 prompt = [1, 2, 3]
 plain = generate(params, prompt, n_new=8, use_cache=False)
 cached = generate(params, prompt, n_new=8, use_cache=True)

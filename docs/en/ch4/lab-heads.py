@@ -2,7 +2,7 @@
 # # Lab notebook: how two heads go their separate ways
 #
 # This notebook runs the experiment of [section 4.1](../multi-head/), with every step out in the open for you to change.
-# It is executed afresh every time the site is built.
+# It runs again every time the site is built.
 # <p class="screen-only"><a href="lab-heads.ipynb" download>Download <code>lab-heads.ipynb</code></a> to open it in your own Jupyter once attnkit is installed.</p>
 #
 # The task: a sentence of 6 words sits in a ring, and every word must write down its left and its right neighbour.

@@ -124,3 +124,16 @@ def _versions() -> dict:
     import attnkit  # noqa: F401  (fails loudly here if the site's attnkit is missing)
 
     return {"python": sys.version.split()[0], "numpy": np.__version__}
+
+
+def check_exercise(path: str, source: str, lang: str) -> None:
+    """Check the reader's ``source`` against the exercise in ``path`` (under /book, from attnkit.zip)
+    with attnkit.exercise.check, and send the result to the page as an "exercise" message."""
+    import runpy
+
+    from attnkit.exercise import check
+
+    exercise = runpy.run_path(path)["EXERCISE"]
+    result = check(exercise, source, lang)
+    _emit("exercise", {"passed": result.passed, "message": result.message, "case": result.case,
+                       "printed": result.printed})

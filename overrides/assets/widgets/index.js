@@ -9,6 +9,8 @@
 //   <div class="attn-widget screen-only" data-widget="positions" data-a="3" data-b="7" data-dim="0"></div>
 //   <div class="attn-widget screen-only" data-widget="your-sentence"></div>
 //   <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>   (chapter 8.5: trains in Pyodide)
+//   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
+//   list of them (docs/hooks/exercise_pages.py writes the widget and its printed form)
 //
 //   <div class="print-only" markdown>
 //
@@ -28,7 +30,8 @@
 // reloading scripts, so we mount again on every page it emits through `document$`.
 import { dataUrl, lang, t } from "./common.js";
 
-const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt"]);
+const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
+  "exercise", "exercise-progress"]);
 
 async function mountOne(element) {
   const name = element.dataset.widget;

@@ -5,7 +5,7 @@
 // NumPy and the site's own attnkit), through its interface: {type: "init", base}, then
 // {type: "run", id, code}. The code it runs, every label and every number it compares with come
 // from data/widgets/train-gpt.json (docs/hooks/widgets.py); the training itself is
-// attnkit.tinygpt.live_reset / live_run, the same Trainer the build uses, so the same seed gives
+// attnkit.live_training.live_reset / live_run, the same Trainer the build uses, so the same seed gives
 // the same losses. This file only draws. Tests: tests/test_train_gpt.py.
 import { el, liveRegion, loadData, svg, uid } from "./common.js";
 

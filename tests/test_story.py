@@ -1,49 +1,15 @@
-"""attnkit.block: layer norm, FFN, residual, and the story layer of section 7.3."""
+"""attnkit.story: the story layer of section 7.3."""
 
 import numpy as np
 import pytest
 
 from attnkit import multi_head_attention, scaled_dot_product_attention, split_heads
-from attnkit.block import (D_HEAD, D_MODEL, FEATURES, N_HEADS, STORY, feed_forward, layer_norm,
-                           relu, residual, story, story_embed, story_table, story_tokens,
-                           story_weights)
+from attnkit.layers import feed_forward, layer_norm
+from attnkit.story import (D_HEAD, D_MODEL, FEATURES, N_HEADS, STORY, story, story_embed, story_table,
+                           story_tokens, story_weights)
 
 SHE = {"zh": ("她", "小红", "小明", "饿", "递", "苹果"),
        "en": ("she", "mary", "tom", "hungry", "handed", "apple")}
-
-
-def test_layer_norm_gives_mean_zero_variance_one_per_row():
-    x = np.random.default_rng(0).normal(3.0, 5.0, size=(4, 7))
-    y = layer_norm(x)
-    assert np.allclose(y.mean(axis=-1), 0)
-    assert np.allclose(y.var(axis=-1), 1, atol=1e-5)
-    ref = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
-    assert np.allclose(y, ref)
-    assert np.allclose(layer_norm(x, gamma=2.0, beta=1.0), 2 * ref + 1)
-
-
-def test_layer_norm_rejects_bad_input():
-    with pytest.raises(ValueError, match="eps must be a positive number"):
-        layer_norm([[1.0, 2.0]], eps=0)
-    with pytest.raises(ValueError, match="x contains NaN"):
-        layer_norm([[1.0, np.nan]])
-
-
-def test_feed_forward_is_relu_sandwich():
-    rng = np.random.default_rng(1)
-    x, w_1, b_1, w_2, b_2 = (rng.normal(size=s) for s in [(3, 4), (4, 6), (6,), (6, 4), (4,)])
-    assert np.allclose(feed_forward(x, w_1, b_1, w_2, b_2), np.maximum(0, x @ w_1 + b_1) @ w_2 + b_2)
-    assert np.allclose(relu([-2.0, 0.0, 3.0]), [0.0, 0.0, 3.0])
-    with pytest.raises(ValueError, match="w_1 must have d_model = 4 rows"):
-        feed_forward(x, w_1[:3], b_1, w_2, b_2)
-    with pytest.raises(ValueError, match="w_2 must have d_ff = 6 rows"):
-        feed_forward(x, w_1, b_1, w_2[:5], b_2)
-
-
-def test_residual_adds_and_checks_shapes():
-    assert np.allclose(residual([[1.0, 2.0]], [[0.5, 0.5]]), [[1.5, 2.5]])
-    with pytest.raises(ValueError, match="same shape"):
-        residual([1.0, 2.0], [1.0])
 
 
 def test_story_tokens_and_errors():
@@ -115,3 +81,10 @@ def test_stronger_queries_sharpen_the_weights():
 def test_story_table_checks_shape():
     with pytest.raises(ValueError, match="rows must have shape"):
         story_table(np.zeros((2, 3)), ["a", "b"], ["x", "y"])
+
+
+def test_story_table_checks_its_labels():
+    with pytest.raises(ValueError, match="tokens and columns must be lists of strings, got int and list"):
+        story_table(np.eye(2), 2, ["a", "b"])
+    with pytest.raises(ValueError, match="rows contains NaN or infinity"):
+        story_table([[np.nan]], ["a"], ["b"])

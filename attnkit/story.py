@@ -1,8 +1,9 @@
-"""One whole Transformer encoder layer on the story sentence of chapter 7, every weight explained.
+"""Chapter 7's story: one whole Transformer encoder layer on one sentence, every weight explained.
 
     小明把苹果递给小红，因为她饿了。  /  Tom handed the apple to Mary because she was hungry.
 
-The layer is the one of "Attention Is All You Need" (post-norm):
+The layer is the one of "Attention Is All You Need" (post-norm), built from
+:mod:`attnkit.core`'s attention and :mod:`attnkit.layers`' layer norm, feed-forward and residual:
 
     x  = E[token] + PE[position]                     (n, d_model)
     h  = layer_norm(x + MultiHead(x))                 attention, residual, layer norm
@@ -30,15 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_float_array
+from ._checks import as_float_array, check_lang
 from .core import multi_head_attention, sinusoidal_positional_encoding, split_heads
+from .layers import feed_forward, layer_norm, relu, residual
 from .text import pad, width
 
 __all__ = [
-    "layer_norm",
-    "relu",
-    "feed_forward",
-    "residual",
     "FEATURES",
     "FEATURE_NAMES",
     "D_POS",
@@ -56,75 +54,6 @@ __all__ = [
     "story",
     "story_table",
 ]
-
-# --------------------------------------------------------------------------
-# the three pieces around attention
-# --------------------------------------------------------------------------
-
-
-def layer_norm(x, gamma=1.0, beta=0.0, eps: float = 1e-5) -> np.ndarray:
-    """Layer normalisation: each row rescaled to mean 0 and variance 1, then ``gamma * . + beta``.
-
-        LN(x) = gamma * (x - mean(x)) / sqrt(var(x) + eps) + beta      (per row)
-
-    x : (..., d_model); gamma, beta : scalars or (d_model,). Returns (..., d_model).
-
-    >>> layer_norm([[1.0, 2.0, 3.0]]).round(3)
-    array([[-1.225,  0.   ,  1.225]])
-    """
-    x = as_float_array("x", x, min_ndim=1, layout="(..., d_model)")
-    if not (isinstance(eps, (int, float)) and eps > 0):
-        raise ValueError(f"eps must be a positive number, got {eps!r}")
-    mean = x.mean(axis=-1, keepdims=True)                 # (..., 1)
-    var = x.var(axis=-1, keepdims=True)                   # (..., 1)
-    return gamma * (x - mean) / np.sqrt(var + eps) + beta  # (..., d_model)
-
-
-def relu(x) -> np.ndarray:
-    """max(0, x), element by element.
-
-    >>> relu([-1.0, 0.5])
-    array([0. , 0.5])
-    """
-    return np.maximum(0.0, as_float_array("x", x))
-
-
-def feed_forward(x, w_1, b_1, w_2, b_2) -> np.ndarray:
-    """The position-wise feed-forward network: the same two layers on every row.
-
-        FFN(x) = relu(x W_1 + b_1) W_2 + b_2
-
-    x : (n, d_model); w_1 : (d_model, d_ff); b_1 : (d_ff,); w_2 : (d_ff, d_model);
-    b_2 : (d_model,). Returns (n, d_model).
-
-    >>> feed_forward([[1.0, 1.0]], [[1.0], [1.0]], [-1.5], [[0.0, 2.0]], [0.0, 0.0])
-    array([[0., 1.]])
-    """
-    x = as_float_array("x", x, min_ndim=2, layout="(n, d_model)")
-    w_1 = as_float_array("w_1", w_1, min_ndim=2, layout="(d_model, d_ff)")
-    w_2 = as_float_array("w_2", w_2, min_ndim=2, layout="(d_ff, d_model)")
-    if w_1.shape[0] != x.shape[-1]:
-        raise ValueError(f"w_1 must have d_model = {x.shape[-1]} rows (one per column of x), "
-                         f"got shape {w_1.shape}")
-    if w_2.shape[0] != w_1.shape[1]:
-        raise ValueError(f"w_2 must have d_ff = {w_1.shape[1]} rows (one per column of w_1), "
-                         f"got shape {w_2.shape}")
-    hidden = relu(x @ w_1 + b_1)         # (n, d_model) @ (d_model, d_ff) -> (n, d_ff)
-    return hidden @ w_2 + b_2            # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)
-
-
-def residual(x, sublayer_out) -> np.ndarray:
-    """The residual connection: keep the input and add what the sub-layer found, x + f(x).
-
-    >>> residual([1.0, 2.0], [0.5, -0.5])
-    array([1.5, 1.5])
-    """
-    x = as_float_array("x", x)
-    out = as_float_array("sublayer_out", sublayer_out)
-    if x.shape != out.shape:
-        raise ValueError(f"x and sublayer_out must have the same shape, got {x.shape} and {out.shape}")
-    return x + out
-
 
 # --------------------------------------------------------------------------
 # the story model: features, lexicon, positions
@@ -170,12 +99,6 @@ STORY_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def _lang(lang) -> str:
-    if lang not in STORY_LEXICON:
-        raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
-    return lang
-
-
 def story_tokens(text: str, lang: str) -> list[str]:
     """Split ``text`` into words of ``STORY_LEXICON[lang]`` (longest match; punctuation dropped).
 
@@ -184,7 +107,7 @@ def story_tokens(text: str, lang: str) -> list[str]:
     >>> story_tokens("She was hungry.", "en")
     ['she', 'was', 'hungry']
     """
-    lexicon = STORY_LEXICON[_lang(lang)]
+    lexicon = STORY_LEXICON[check_lang(lang)]
     if not isinstance(text, str):
         raise ValueError(f"text must be a string, got {type(text).__name__}")
     if lang == "en":
@@ -222,7 +145,7 @@ def story_embed(tokens: list[str], lang: str) -> tuple[np.ndarray, np.ndarray]:
     >>> e[0, :8], pe[1, 8:].round(3)
     (array([0., 1., 0., 0., 1., 0., 0., 0.]), array([0.841, 0.54 , 0.01 , 1.   ]))
     """
-    lexicon = STORY_LEXICON[_lang(lang)]
+    lexicon = STORY_LEXICON[check_lang(lang)]
     e = np.zeros((len(tokens), D_MODEL))                          # (n, d_model)
     for i, token in enumerate(tokens):
         if token not in lexicon:
@@ -339,6 +262,10 @@ class Story:
         """One entry: ``getattr(self, stage)[token, feature]``, e.g. ("y", "她", "eater")."""
         return float(getattr(self, stage)[self.index(token), FEATURES.index(feature)])
 
+    def eaters(self) -> list[str]:
+        """The tokens whose FFN unit "eater" fired."""
+        return [t for t, v in zip(self.tokens, self.hidden[:, 0]) if v > 0]
+
 
 def story(lang: str = "zh", text: str | None = None, strength: float = STRENGTH) -> Story:
     """Run the story sentence (or ``text`` made of story words) through the layer.
@@ -349,7 +276,7 @@ def story(lang: str = "zh", text: str | None = None, strength: float = STRENGTH)
     >>> s.eaters()
     ['she']
     """
-    lang = _lang(lang)
+    lang = check_lang(lang)
     tokens = story_tokens(STORY[lang] if text is None else text, lang)
     w = story_weights(strength)
     e, pe = story_embed(tokens, lang)
@@ -367,14 +294,6 @@ def story(lang: str = "zh", text: str | None = None, strength: float = STRENGTH)
                  weights=weights, attn=attn, h=h, pre=pre, hidden=hidden, ffn=ffn, y=y)
 
 
-def _eaters(self: Story) -> list[str]:
-    """The tokens whose FFN unit "eater" fired."""
-    return [t for t, v in zip(self.tokens, self.hidden[:, 0]) if v > 0]
-
-
-Story.eaters = _eaters
-
-
 def story_table(rows: np.ndarray, tokens: list[str], columns: list[str], digits: int = 2) -> str:
     """A (n, m) array as a text table: one line per token, one column per name.
 
@@ -383,7 +302,11 @@ def story_table(rows: np.ndarray, tokens: list[str], columns: list[str], digits:
     她     1.0   0.0
     饿     0.0   1.0
     """
-    rows = np.atleast_2d(np.asarray(rows, dtype=float))
+    if not (isinstance(tokens, (list, tuple)) and isinstance(columns, (list, tuple))
+            and all(isinstance(t, str) for t in [*tokens, *columns])):
+        raise ValueError(f"tokens and columns must be lists of strings, got "
+                         f"{type(tokens).__name__} and {type(columns).__name__}")
+    rows = np.atleast_2d(as_float_array("rows", rows))
     if rows.shape != (len(tokens), len(columns)):
         raise ValueError(f"rows must have shape ({len(tokens)}, {len(columns)}), got {rows.shape}")
     label = max(width(t) for t in tokens) + 2

@@ -1,0 +1,187 @@
+// Widget: exercise. The reader writes a function, and the site's attnkit checks it in the browser.
+// <div class="attn-widget screen-only" data-widget="exercise" data-exercise="ch3-softmax" data-python></div>
+// (written by the macro {{ exercise("ch3-softmax") }}, docs/hooks/exercise_pages.py, with its printed form)
+//
+// The starter code, the solution, the hints and every label come from data/widgets/exercises.json
+// (docs/hooks/widgets.py); the check is attnkit.exercise.check, run by the shared Python
+// (./python.js) on the exercise's own file (exercises/chN/<stem>.py, in attnkit.zip), so the page
+// and the tests mark the same code the same way. A solved exercise is remembered in localStorage
+// ("attn-exercise:<id>"), the reader's draft too ("attn-exercise-draft:<id>"); nothing leaves the
+// browser. Tests: tests/test_exercises.py.
+import { el, lang, liveRegion, loadData, uid } from "./common.js";
+import * as python from "./python.js";
+
+function fill(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+function stored(key) {
+  try { return window.localStorage.getItem(key); } catch { return null; }
+}
+
+function store(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch { /* storage off (private mode): the page still works, it only forgets */ }
+}
+
+export const solvedKey = (id) => `attn-exercise:${id}`;
+
+export async function mount(root) {
+  const data = await loadData("exercises");
+  const L = data.labels;
+  const id = root.dataset.exercise;
+  const ex = data.exercises[id];
+  if (!ex) throw new Error(`unknown exercise "${id}"`);
+  const draftKey = `attn-exercise-draft:${id}`;
+
+  const editorId = uid("ex-code");
+  const helpId = uid("ex-help");
+  const code = el("textarea", {
+    id: editorId, class: "ex-code", spellcheck: "false", autocapitalize: "off", autocomplete: "off",
+    autocorrect: "off", wrap: "off", "aria-describedby": helpId,
+  });
+  code.value = stored(draftKey) ?? ex.starter;
+  const fit = () => { code.rows = Math.max(6, code.value.split("\n").length + 1); };
+  fit();
+
+  const checkButton = el("button", { type: "button", class: "attn-button attn-button--primary", "data-action": "check" }, L.check);
+  const resetButton = el("button", { type: "button", class: "attn-button", "data-action": "reset" }, L.reset);
+  const stopButton = el("button", { type: "button", class: "attn-button", "data-action": "stop", hidden: true }, L.stop);
+  const solved = el("span", { class: "ex-solved", hidden: stored(solvedKey(id)) !== "solved" }, "✓ " + L.solved);
+  const status = el("p", { class: "ex-status", "data-state": "idle" }, L.idle);
+  // tabindex: a block that scrolls sideways on a phone is reachable by keyboard (axe scrollable-region-focusable)
+  const result = el("pre", { class: "ex-result", hidden: true, tabindex: 0 });
+  const printed = el("pre", { class: "ex-printed", tabindex: 0 });
+  const printedBox = el("details", { class: "ex-printed-box", hidden: true }, el("summary", {}, L.printed), printed);
+  const live = liveRegion();
+
+  root.classList.add("ex-widget");
+  root.append(
+    el("p", { class: "ex-title" }, el("strong", {}, ex.title), " ", solved),
+    el("label", { for: editorId, class: "ex-label" }, fill(L.editor, { function: ex.function })),
+    code,
+    el("p", { id: helpId, class: "attn-hint ex-help" }, L.editorHelp),
+    el("div", { class: "attn-widget__controls" }, checkButton, resetButton, stopButton),
+    status, result, printedBox,
+    el("details", { class: "ex-hints" }, el("summary", {}, L.hints),
+      el("ul", {}, ex.hints.map((h) => el("li", {}, el("em", {}, h.about), lang() === "zh" ? "：" : ": ", h.hint)))),
+    el("details", { class: "ex-solution" }, el("summary", {}, L.solution), el("pre", {}, el("code", { tabindex: 0 }, ex.solution))),
+    live);
+
+  // ---- the editor: Tab indents; Esc then Tab leaves; Ctrl/Cmd+Enter checks ------------------
+  let escaped = false;
+  code.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { escaped = true; return; }
+    if ((event.ctrlKey || event.metaKey) && event.key === "Enter") { event.preventDefault(); check(); return; }
+    if (event.key === "Tab" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !escaped) {
+      event.preventDefault();
+      const { selectionStart: a, selectionEnd: b, value } = code;
+      code.value = value.slice(0, a) + "    " + value.slice(b);
+      code.selectionStart = code.selectionEnd = a + 4;
+      code.dispatchEvent(new Event("input"));
+      return;
+    }
+    escaped = false;
+  });
+  code.addEventListener("input", () => { fit(); store(draftKey, code.value === ex.starter ? null : code.value); });
+
+  // ---- checking ---------------------------------------------------------------------------
+  let running = false;
+  let timer = null;
+
+  function setStatus(kind, text, announce = text) {
+    status.dataset.state = kind;
+    status.textContent = text;
+    live.textContent = announce;
+  }
+
+  function buttons() {
+    checkButton.disabled = running;
+    stopButton.hidden = !running;
+    root.dataset.state = running ? "running" : (status.dataset.state || "idle");
+  }
+
+  async function check() {
+    if (running) return;
+    running = true;
+    buttons();
+    result.hidden = true;
+    printedBox.hidden = true;
+    const loaded = python.isReady();
+    root.dataset.pythonWasReady = String(loaded);     // for the tests: this check waited for no start-up
+    setStatus("checking", loaded ? L.checking : L.loading);
+    const stopWatching = python.onProgress((m) => { if (m.type === "ready") setStatus("checking", L.checking); });
+    const source = JSON.stringify(code.value);   // a JSON string is a valid Python string literal
+    const run = `import playground\nplayground.check_exercise(${JSON.stringify("/book/" + ex.file)}, ${source}, ${JSON.stringify(lang())})\n`;
+    let outcome = null;
+    let error = null;
+    try {
+      await python.run(run, (message) => {
+        if (message.type === "exercise") outcome = message.data;
+        else if (message.type === "error") error = message.data.text.trim().split("\n").pop();
+        if (!timer && message.type !== "done") armTimer();
+      }).finally(() => stopWatching());
+      armTimer();
+    } catch (failure) {
+      stopWatching();
+      clearTimeout(timer);
+      timer = null;
+      running = false;
+      if (failure.message === "stopped") {
+        setStatus(root.dataset.timedOut === "yes" ? "timeout" : "stopped",
+          root.dataset.timedOut === "yes" ? fill(L.timeout, { seconds: data.timeout }) : L.stopped);
+      } else {
+        setStatus("failed", fill(L.failed, { error: failure.message }));
+      }
+      delete root.dataset.timedOut;
+      buttons();
+      return;
+    }
+    clearTimeout(timer);
+    timer = null;
+    running = false;
+    if (outcome) show(outcome);
+    else setStatus("failed", fill(L.failed, { error: error || "?" }));
+    buttons();
+  }
+
+  // The time limit counts from when the reader's code starts (Python's start-up is not counted).
+  function armTimer() {
+    if (timer || !running) return;
+    timer = setTimeout(() => { root.dataset.timedOut = "yes"; python.stop(); }, data.timeout * 1000);
+  }
+
+  function show(outcome) {
+    result.textContent = outcome.message;
+    result.dataset.passed = String(outcome.passed);
+    result.hidden = false;
+    printed.textContent = outcome.printed;
+    printedBox.hidden = !outcome.printed;
+    // Seen: a short verdict above the full message. Heard: the message's first line (which case, or "all pass").
+    setStatus(outcome.passed ? "passed" : "failed-case", outcome.passed ? L.passed : L.notYet, outcome.message.split("\n")[0]);
+    if (outcome.passed) {
+      store(solvedKey(id), "solved");
+      solved.hidden = false;
+    }
+  }
+
+  function stop() {
+    python.stop();
+  }
+
+  function reset() {
+    code.value = ex.starter;
+    store(draftKey, null);
+    fit();
+    result.hidden = true;
+    printedBox.hidden = true;
+    setStatus("idle", L.idle);
+    code.focus();
+  }
+
+  checkButton.addEventListener("click", check);
+  stopButton.addEventListener("click", stop);
+  resetButton.addEventListener("click", reset);
+}

@@ -1,0 +1,88 @@
+// One Python for the widgets that run it: Pyodide + NumPy + the site's attnkit in the playground's
+// Web Worker (../playground/worker.js), started on the first run and kept by this module, which
+// Material's instant navigation keeps alive: Python loads once per visit, not once per page.
+//
+//   import * as python from "./python.js";
+//   const done = await python.run(code, (message) => ...);   // every message of this run; resolves at "done"
+//   python.stop();                                           // ends a runaway run at once
+//
+// Messages are the worker's: {type: "stdout"|"stderr", text}, {type: "error", data: {text, name}},
+// {type: <what the code emitted>, data}, and last {type: "done", ok, ms}. onProgress(message)
+// receives the start-up messages ({type: "progress"} and {type: "ready"}) of the Python in use.
+//
+// Stopping: Python in a worker cannot be interrupted without SharedArrayBuffer (which needs
+// headers a static host cannot send), so Stop ends the worker. So that the next run need not
+// wait for a new Python, a spare worker starts loading in the background once a run has taken
+// longer than SPARE_AFTER_MS; Stop puts the spare in its place.
+const ROOT = new URL("../../", import.meta.url).href;   // this language's site root (works from a sub-path)
+const SPARE_AFTER_MS = 2000;
+
+let current = null;                  // {worker, ready, loaded}: the Python runs go to
+let spare = null;                    // a second one, loading or loaded, for after a Stop
+let runs = 0;
+const pending = new Map();           // run id -> {onMessage, resolve, reject}
+const watchers = new Set();          // start-up listeners
+
+function start() {
+  const slot = { worker: new Worker(new URL("assets/playground/worker.js", ROOT)), ready: null, loaded: false };
+  slot.ready = new Promise((resolve, reject) => {
+    slot.worker.onmessage = (event) => {
+      const message = event.data;
+      if (message.type === "ready") slot.loaded = true;
+      if (message.type === "ready" || message.type === "progress") {
+        if (message.type === "ready") resolve(message);
+        if (slot === current) watchers.forEach((w) => w(message));
+        return;
+      }
+      if (message.type === "failed") { reject(new Error(message.text)); return; }
+      const run = message.id && pending.get(message.id);
+      if (!run) return;
+      run.onMessage(message);
+      if (message.type === "done") { pending.delete(message.id); run.resolve(message); }
+    };
+    slot.worker.onerror = (event) => reject(new Error(event.message || "worker error"));
+  });
+  slot.ready.catch(() => {            // a later run tries again with a new worker
+    slot.worker.terminate();
+    if (current === slot) current = null;
+    if (spare === slot) spare = null;
+  });
+  slot.worker.postMessage({ type: "init", base: ROOT });
+  return slot;
+}
+
+/** True once the Python that the next run will use has loaded (it will not wait for a start-up). */
+export function isReady() {
+  return Boolean(current ? current.loaded : spare && spare.loaded);
+}
+
+/** Listen to the start-up ({type: "progress"}, {type: "ready"}); returns a function that stops listening. */
+export function onProgress(watcher) {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+/** Run ``code`` in the shared Python; ``onMessage`` gets each message of this run. Resolves with
+ *  the "done" message; rejects if Python cannot start or the run is stopped. */
+export async function run(code, onMessage = () => {}) {
+  if (!current) { current = spare || start(); spare = null; }
+  const slot = current;
+  await slot.ready;
+  runs += 1;
+  const id = `py:${runs}`;
+  const longRun = setTimeout(() => { if (pending.has(id) && !spare) spare = start(); }, SPARE_AFTER_MS);
+  return new Promise((resolve, reject) => {
+    pending.set(id, { onMessage, resolve: (m) => { clearTimeout(longRun); resolve(m); },
+                      reject: (e) => { clearTimeout(longRun); reject(e); } });
+    slot.worker.postMessage({ type: "run", id, code });
+  });
+}
+
+/** End the running code at once; the spare Python (if one has started) takes its place. */
+export function stop() {
+  if (current) current.worker.terminate();
+  current = spare;
+  spare = null;
+  for (const run of pending.values()) run.reject(new Error("stopped"));
+  pending.clear();
+}
