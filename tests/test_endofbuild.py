@@ -15,11 +15,11 @@ import sys
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
+from importlib import import_module
 
-HOOKS = ROOT / "docs" / "hooks"
-lean = load_file(HOOKS / "lean.py")
-katex_math = load_file(HOOKS / "katex_math.py")
+lean = import_module("bookbuild.lean")
+katex_math = import_module("bookbuild.katex_math")
 bookcache = sys.modules[lean.Store.__module__]   # the one the hooks import (their Store, their CACHE)
 
 
@@ -147,7 +147,7 @@ def test_search_context_skips_only_a_removal_that_changes_nothing():
 
     from material.plugins.search.plugin import SearchPlugin
 
-    pagecache = load_file(HOOKS / "pagecache.py")
+    pagecache = import_module("bookbuild.pagecache")
     original = getattr(SearchPlugin.on_page_context, "__wrapped__", SearchPlugin.on_page_context)
     assert pagecache._source_digest(original) in pagecache.PAGE_CONTEXT_SOURCES, (
         "mkdocs-material's SearchPlugin.on_page_context changed: check pagecache._quick_page_context against it "

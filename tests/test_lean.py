@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
 from browser import SITE, launch, serve_site
+from importlib import import_module
 
-lean = load_file(ROOT / "docs" / "hooks" / "lean.py")
+lean = import_module("bookbuild.lean")
 
 
 def _notebook_assets() -> Path:

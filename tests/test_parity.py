@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from book import DOCS, ROOT, load_file, nav_files, pages, structure
+from book import DOCS, ROOT, nav_files, pages, structure
+from importlib import import_module
 
 
 def test_same_pages():
@@ -109,7 +110,7 @@ def unmarked_foreign_text(html: str, lang: str) -> list[str]:
     """
     from html.parser import HTMLParser
 
-    a11y = load_file(ROOT / "docs" / "hooks" / "a11y.py")
+    a11y = import_module("bookbuild.a11y")
     run = a11y.FOREIGN_RUN[lang][0]
     found: list[str] = []
 

@@ -18,12 +18,13 @@ import pytest
 import yaml
 
 from book import CONFIGS, LANGS, ROOT, built_page, listing_source, nav_files, load_file
+from importlib import import_module
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 LANGUAGE_NAMES = {"zh": "简体中文", "en": "English"}
 
-offline_pdf = load_file(ROOT / "docs" / "hooks" / "offline_pdf.py")
+offline_pdf = import_module("bookbuild.offline_pdf")
 pdf_tool = load_file(ROOT / "tools" / "pdf.py")
 
 

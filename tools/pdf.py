@@ -24,9 +24,9 @@ from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py (also when imported by path)
-sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+sys.path.insert(0, str(ROOT))   # bookbuild
 from browser import launch, serve_site  # noqa: E402
-from offline_pdf import PDF_NAMES  # noqa: E402  (docs/hooks/offline_pdf.py names the files)
+from bookbuild.offline_pdf import PDF_NAMES  # noqa: E402  (the build names the files)
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}

@@ -41,11 +41,12 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))   # the repository, for bookbuild
 import build as book_build  # noqa: E402
 
 ROOT = book_build.ROOT
 LANGS = book_build.LANGS
-WATCHED = ["docs", "attnkit", "snippets", "overrides", "tools", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml",
+WATCHED = ["docs", "attnkit", "bookbuild", "snippets", "overrides", "tools", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml",
            "package.json", "package-lock.json"]
 IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
 PRELOAD = ["mkdocs.commands.build", "mkdocs.config", "mkdocs.__main__", "material.plugins.search.plugin",
@@ -467,7 +468,7 @@ def main() -> None:
         builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
         pyodide = {}
         if "zh" not in builders:
-            import vendor_pyodide
+            from bookbuild import vendor_pyodide
 
             pyodide = vendor_pyodide.verify()   # checked against tools/pyodide-manifest.json, as the build does
         server.RequestHandlerClass = make_handler(builders, pyodide)

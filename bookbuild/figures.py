@@ -30,7 +30,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, MEMOIZED, Store, attnkit_digest, environment,
+from .bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, MEMOIZED, Store, attnkit_digest, environment,
                        imported_figure_modules as _imported_figure_modules, key, python, sources)
 
 log = logging.getLogger("mkdocs.hooks.figures")
@@ -97,7 +97,7 @@ def on_files(files, config):
         jobdir = Path(tempfile.mkdtemp(prefix=f"figures-{lang}-"))
         jobs = [(fig_id, str(SVG.path(keys[fig_id]))) for fig_id in missing]
         (jobdir / "jobs.json").write_text(json.dumps({"lang": lang, "jobs": jobs, "memoized": MEMOIZED}))
-        code = f"import bookcache; bookcache.draw_figures({str(jobdir / 'jobs.json')!r})"
+        code = f"from bookbuild import bookcache; bookcache.draw_figures({str(jobdir / 'jobs.json')!r})"
         # the cores this build may use: tools/build.py and tools/serve.py build both languages at
         # once and say so (BOOK_BUILDS_AT_ONCE=2). Measured on two cores, a cold build: four
         # workers drew the figures in 61 CPU-s, two in 51 (the same work, less switching).

@@ -36,7 +36,7 @@ import tinycss2
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from bookcache import Store, _version, key, sources
+from .bookcache import Store, _version, key, sources
 
 _TRIMMED = Store("lean", ".css")   # trim_css results, keyed by everything they depend on
 _FACTS = Store("lean", ".json")    # file_facts: what each page and script adds to the site's classes
@@ -494,7 +494,7 @@ def _minify_own_css(config) -> None:
 # served minified by esbuild (pinned in package.json, already used for the editor bundle), names
 # exported and imported kept. A script the build rewrote (the playground worker's Pyodide path)
 # is left as the build wrote it. Cached in .cache/lean/ under the script and package-lock.json.
-ESBUILD = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "esbuild"
+ESBUILD = Path(__file__).resolve().parents[1] / "node_modules" / ".bin" / "esbuild"
 
 
 def _minify_own_js(config) -> None:

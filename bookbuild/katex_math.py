@@ -35,7 +35,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 log = logging.getLogger("mkdocs.hooks.katex_math")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 KATEX = ROOT / "node_modules" / "katex"
 SCRIPT = Path(__file__).with_name("katex_render.js")
 CACHE = ROOT / ".cache" / "katex" / "formulas.json"
@@ -199,11 +199,8 @@ def page_usage(text: str) -> tuple[str, list[str]]:
     """(the characters of a page's formulas, sorted, as one string; the classes its HTML names),
     cached in .cache/katex-assets/ under the page's HTML and this file: a rebuild after a
     one-page edit scans that page and the print page only (the 100 others cost 0.2 s)."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parent))
-    from bookcache import Store, key, sources
-    import lean
+    from . import lean
+    from .bookcache import Store, key, sources
 
     store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__), Path(lean.__file__)]), text)
     cached = store.get(k)
@@ -265,12 +262,10 @@ def _versions() -> list[str]:
 
 def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     """Trim the site's katex.min.css and subset its fonts (see above): {file: (bytes before, after)}."""
-    import sys
     import unicodedata
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from bookcache import Store, key, locked, sources
-    import lean
+    from . import lean
+    from .bookcache import Store, key, locked, sources
 
     store = Store("katex-assets")
     folder = Path(site_dir) / "assets" / "vendor" / "katex"

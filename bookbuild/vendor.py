@@ -12,7 +12,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 NODE_MODULES = ROOT / "node_modules"
 
 # site path prefix -> (package dir inside node_modules, glob patterns inside it)

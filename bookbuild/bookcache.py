@@ -33,7 +33,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("BOOK_CACHE") or ROOT / ".cache")   # BOOK_CACHE: elsewhere (a cold build)
 ATTNKIT = ROOT / "attnkit"
 HOOKS = Path(__file__).resolve().parent
@@ -331,7 +331,7 @@ def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> byt
 def python(code: str) -> list[str]:
     """The command of a fresh interpreter that runs ``code`` with this repository's attnkit and
     docs/hooks/ importable (a figure worker: nothing imported by the build process leaks in)."""
-    return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(HOOKS)!r}]\n{code}"]
+    return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}]\n{code}"]
 
 
 def draw_figures(jobs_file: str) -> None:

@@ -33,7 +33,7 @@ import mkdocs_print_site_plugin.urls
 from mkdocs.plugins import event_priority
 from mkdocs.structure.nav import Link
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}
 NAV_TITLES = {"zh": "下载 PDF", "en": "Download PDF"}
 

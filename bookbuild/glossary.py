@@ -26,10 +26,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from bookcache import Store, key, sources
+from .bookcache import Store, key, sources
 from mkdocs.exceptions import PluginError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.yml"
 LANGS = ("zh", "en")
 GLOSSARY_PAGE = "glossary.md"

@@ -23,7 +23,7 @@ import re
 
 from mkdocs.plugins import event_priority
 
-from layout_hints import VOID   # the elements without an end tag
+from .layout_hints import VOID   # the elements without an end tag
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')

@@ -1,4 +1,4 @@
-"""Per-page work that MkDocs repeats on every build, cached by content (docs/hooks/bookcache.py).
+"""Per-page work that MkDocs repeats on every build, cached by content (bookbuild/bookcache.py).
 
 A one-sentence edit changes one page; a rebuild should not redo, for the 50 pages that did not
 change, the work whose result is a pure function of a page's HTML. Two such pieces dominate a
@@ -32,7 +32,7 @@ from collections.abc import Mapping
 import logging
 from pathlib import Path
 
-from bookcache import CACHE, Store, _version, key
+from .bookcache import CACHE, Store, _version, key
 
 log = logging.getLogger("mkdocs.hooks.pagecache")
 SEARCH = Store("search", ".json")
@@ -184,10 +184,10 @@ def on_post_build(config):
 PAGES = Store("pages", ".html")
 # post_page hooks that only transform the page's HTML: their output is a function of their input,
 # their source (part of the key) and files the key covers (overrides/, the config, Material).
-PURE_POST_PAGE = {"docs/hooks/labs.py", "docs/hooks/a11y.py", "docs/hooks/lean.py"}
+PURE_POST_PAGE = {"bookbuild.labs", "bookbuild.a11y", "bookbuild.lean"}
 _page_stats = {"hits": 0, "misses": 0}
 _per_build: dict = {}   # parts of the keys that every page of one build shares (cleared in on_config)
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @functools.lru_cache(maxsize=1)
@@ -201,7 +201,7 @@ def _distributions() -> str:
     for entry in sys.path:
         folder = Path(entry or ".").resolve()
         if not folder.is_dir() or folder == ROOT or ROOT in folder.parents and ".venv" not in folder.parts:
-            continue   # the repository's own folders (attnkit, docs/hooks) are keyed by their bytes
+            continue   # the repository's own folders (attnkit, bookbuild) are keyed by their bytes
         for child in sorted(folder.iterdir()):
             if child.name.endswith((".dist-info", ".egg-info", ".pth", ".egg-link")):
                 meta = child / "METADATA" if child.is_dir() else child
@@ -293,10 +293,10 @@ def _pages_read_build(root: str) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def _site_digest(root: str) -> str:
-    """The config files, the hooks, overrides/ (templates, CSS that lean.py reads)."""
+    """The config files, bookbuild/ (the hooks), overrides/ (templates, CSS that lean.py reads)."""
     base = Path(root)
     files = [*base.glob("mkdocs*.yml"), base / "pyproject.toml",
-             *(p for folder in ("docs/hooks", "overrides") for p in (base / folder).rglob("*")
+             *(p for folder in ("bookbuild", "overrides") for p in (base / folder).rglob("*")
                if p.is_file() and "__pycache__" not in p.parts)]
     return key(*[(p.relative_to(base).as_posix(), p.read_bytes()) for p in sorted(files) if p.is_file()])
 
@@ -418,7 +418,7 @@ def _cached_build_page(original):
                         raise PluginError(
                             f"pagecache: the post_page hook {method.__module__}.{method.__qualname__} changed a page "
                             "that came from the page cache: if it only transforms the HTML, add it to PURE_POST_PAGE "
-                            "in docs/hooks/pagecache.py; if it has side effects too, make them separate from the change")
+                            "in bookbuild/pagecache.py; if it has side effects too, make them separate from the change")
             if output.strip():
                 utils.write_file(output.encode("utf-8", errors="xmlcharrefreplace"), page.file.abs_dest_path)
             else:
@@ -465,11 +465,11 @@ PURE_MACROS = {"num", "pct", "zhnum", "sci", "vec", "np", "attnkit", "range", "l
 KNOWN_PAGE_HANDLERS = {
     "pre_page": {"mkdocs_jupyter.plugin"},   # sets up notebooks only (never cached here)
     "page_read_source": set(),
-    "page_markdown": {"docs/hooks/exec_cache.py", "mkdocs_macros.plugin", "docs/hooks/playground.py",
-                      "docs/hooks/listings.py"},
-    "page_content": {"mkdocs_print_site_plugin.plugin", "docs/hooks/i18n.py", "docs/hooks/labs.py",
-                     "docs/hooks/glossary.py", "docs/hooks/katex_math.py", "docs/hooks/print_only.py",
-                     "docs/hooks/a11y.py", "docs/hooks/offline_pdf.py", "docs/hooks/layout_hints.py"},
+    "page_markdown": {"bookbuild.exec_cache", "mkdocs_macros.plugin", "bookbuild.playground",
+                      "bookbuild.listings"},
+    "page_content": {"mkdocs_print_site_plugin.plugin", "bookbuild.i18n", "bookbuild.labs",
+                     "bookbuild.glossary", "bookbuild.katex_math", "bookbuild.print_only",
+                     "bookbuild.a11y", "bookbuild.offline_pdf", "bookbuild.layout_hints"},
 }
 
 
@@ -515,7 +515,7 @@ def _template_names(markdown: str) -> set[str] | None:
 def _book_inputs() -> str:
     """What every page's conversion may read: tools/*.py (the listing filter), the glossary
     (tooltips), package-lock.json (KaTeX), the environment."""
-    from bookcache import environment, sources
+    from .bookcache import environment, sources
 
     files = [*(ROOT / "tools").glob("*.py"), ROOT / "docs" / "glossary.yml", ROOT / "package-lock.json"]
     return key(sources([p for p in files if p.is_file()]), environment())
@@ -531,7 +531,7 @@ def _page_inputs(source: bytes) -> str:
     that includes another); attnkit/figures/ too when the page or a listing it includes names
     ``figures`` other than as a figure's file (``figures/ch3-x.svg``), as exec_cache.py decides
     for the listings' output."""
-    from bookcache import attnkit_digest, sources
+    from .bookcache import attnkit_digest, sources
 
     snippets = ROOT / "snippets"
     paths = [snippets / m.decode("utf-8", errors="replace") for m in INCLUDE.findall(source)]

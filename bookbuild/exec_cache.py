@@ -39,7 +39,7 @@ from mkdocs.plugins import event_priority
 
 from pathlib import Path
 
-from bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, HOOKS, MEMOIZED, ROOT, Store, _version, attnkit_digest,
+from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, HOOKS, MEMOIZED, ROOT, Store, _version, attnkit_digest,
                        attnkit_files, environment, imported_figure_modules, key, memoize, sources, write_atomically)
 
 log = logging.getLogger("mkdocs.hooks.exec_cache")

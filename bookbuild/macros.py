@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.util
 import pkgutil
-import sys
 import types
-from pathlib import Path
 
 import numpy as np
 
 import attnkit
 from attnkit.text import power
+
+from .bookcache import memo
 
 # Make every submodule reachable as attnkit.<name> in pages (attnkit.toy, attnkit.rnn, ...),
 # except the figure module, which pages embed as pictures instead.
@@ -63,11 +62,6 @@ def zhnum(x, sig: int = 2) -> str:
     return _plain(r)
 
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bookcache import memo  # noqa: E402
-
-sys.path.pop(0)
-
 
 class Memoized:
     """attnkit (or one of its modules) as pages see it: its functions are memoized."""
@@ -92,11 +86,10 @@ def memoized(value):
 
 
 def define_env(env):
-    # glossary() and concept_table(), generated from docs/glossary.yml by docs/hooks/glossary.py
-    _spec = importlib.util.spec_from_file_location("book_glossary", Path(__file__).with_name("glossary.py"))
-    _glossary = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(_glossary)
-    _glossary.register_macros(env)
+    # glossary() and concept_table(), generated from docs/glossary.yml by bookbuild/glossary.py
+    from .glossary import register_macros
+
+    register_macros(env)
 
     env.variables["np"] = np
     env.variables["attnkit"] = Memoized(attnkit)

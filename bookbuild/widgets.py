@@ -22,7 +22,7 @@ from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
+from .bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 

@@ -20,13 +20,11 @@ A missing or altered file stops the build with a message that says which file an
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
 import posixpath
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -34,7 +32,9 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import listings, vendor_pyodide  # the [zh]/[en] filter and the listing fence form; the pinned Pyodide
+
+ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
 ASSETS = ROOT / "overrides" / "assets" / "playground"
 EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
@@ -46,37 +46,19 @@ PYODIDE_LINE = 'const PYODIDE = "../pyodide/";'
 PYODIDE_FROM_EN = "../../../assets/pyodide/"
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
 
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"attnbook_{name}", ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _vendor():
-    return _tool("vendor_pyodide")
-
-
-listings = _tool("listings")  # the [zh]/[en] filter and the listing fence form
-
 
 def pyodide_files() -> dict[str, Path]:
-    vendor = _vendor()
     try:
-        return vendor.verify()
-    except vendor.VendorError as error:
-        (vendor.CACHE / ".verified").unlink(missing_ok=True)  # so that `make setup` fetches again
+        return vendor_pyodide.verify()
+    except vendor_pyodide.VendorError as error:
+        (vendor_pyodide.CACHE / ".verified").unlink(missing_ok=True)  # so that `make setup` fetches again
         raise PluginError(f"playground: {error}") from None
 
 
 def editor_bundle() -> Path:
     """The CodeMirror bundle, cached under the bytes of its entry point and of the npm lock file
     (which pins esbuild and every bundled package): .cache/playground/<key>.js."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    try:
-        from bookcache import Store, key, sources
-    finally:
-        sys.path.remove(str(Path(__file__).parent))
+    from .bookcache import Store, key, sources
     store = Store("playground", ".js")
     k = key("editor-bundle", 1, sources([EDITOR_ENTRY, ROOT / "package-lock.json"]))
     if store.path(k).is_file():
