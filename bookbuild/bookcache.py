@@ -330,7 +330,7 @@ def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> byt
 
 def python(code: str) -> list[str]:
     """The command of a fresh interpreter that runs ``code`` with this repository's attnkit and
-    docs/hooks/ importable (a figure worker: nothing imported by the build process leaks in)."""
+    bookbuild/ importable (a figure worker: nothing imported by the build process leaks in)."""
     return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}]\n{code}"]
 
 

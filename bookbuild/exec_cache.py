@@ -44,7 +44,7 @@ from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, HOOKS, MEMOIZED, ROOT, St
 
 log = logging.getLogger("mkdocs.hooks.exec_cache")
 LISTINGS = Store("listings", ".txt")
-# a listing fence and the snippet it includes (the form docs/hooks/playground.py documents)
+# a listing fence and the snippet it includes (the form bookbuild/playground.py documents)
 LISTING = re.compile(r'^[ \t]*`{3,}python exec="on"[^\n]*\n[ \t]*--8<--\s+"(?P<path>[^"]+\.py)"', re.M)
 
 _state = {"lang": "zh", "page": None, "snippets": [], "index": 0, "hits": 0, "runs": 0}
@@ -55,10 +55,10 @@ def _python_formatter():
         from markdown_exec._internal.formatters import python as formatter
     except ImportError as error:  # pragma: no cover - a markdown-exec we do not know
         raise PluginError(f"exec_cache: markdown-exec's Python formatter moved ({error}); "
-                          "update docs/hooks/exec_cache.py for this markdown-exec version") from None
+                          "update bookbuild/exec_cache.py for this markdown-exec version") from None
     if not hasattr(formatter, "_run_python"):
         raise PluginError("exec_cache: markdown-exec has no _run_python; "
-                          "update docs/hooks/exec_cache.py for this markdown-exec version")
+                          "update bookbuild/exec_cache.py for this markdown-exec version")
     return formatter
 
 
@@ -137,7 +137,7 @@ def lab_figures_digest(docs_dir) -> str:
 
 
 KERNEL_STARTUP = """\
-# Written by docs/hooks/exec_cache.py for the lab notebooks' kernels (IPYTHONDIR points here):
+# Written by bookbuild/exec_cache.py for the lab notebooks' kernels (IPYTHONDIR points here):
 # this repository's attnkit, and the figure workers' disk memo of its expensive pure calls.
 def _book_memoize():
     import importlib.util, sys
@@ -162,7 +162,7 @@ def nbconvert_config() -> str:
     order = list(Exporter.class_traits()["default_preprocessors"].default())
     coalesce, execute = "nbconvert.preprocessors.CoalesceStreamsPreprocessor", "nbconvert.preprocessors.ExecutePreprocessor"
     if coalesce not in order or execute not in order:
-        raise PluginError(f"exec_cache: nbconvert's preprocessors changed ({order}); update docs/hooks/exec_cache.py")
+        raise PluginError(f"exec_cache: nbconvert's preprocessors changed ({order}); update bookbuild/exec_cache.py")
     order.remove(coalesce)
     order.insert(order.index(execute) + 1, coalesce)
     return json.dumps({"Exporter": {"default_preprocessors": order}, "CoalesceStreamsPreprocessor": {"enabled": True}},
@@ -203,7 +203,7 @@ def on_config(config):
     return config
 
 
-@event_priority(100)   # before docs/hooks/listings.py replaces each `--8<--` line with the listing's code
+@event_priority(100)   # before bookbuild/listings.py replaces each `--8<--` line with the listing's code
 def on_page_markdown(markdown, page, config, files):
     _state.update(page=page.file.src_uri, index=0,
                   snippets=[m["path"] for m in LISTING.finditer(markdown)])

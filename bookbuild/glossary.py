@@ -14,7 +14,7 @@
    glossary page itself.
 2. The glossary pages: macro ``{{ glossary() }}``.
 3. The concept table of chapter 7: macro ``{{ concept_table() }}``.
-   (Both macros are registered by docs/hooks/macros.py through :func:`register_macros`.)
+   (Both macros are registered by bookbuild/macros.py through :func:`register_macros`.)
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def add_tooltips(html: str, lang: str) -> str:
 def on_page_content(html, page, config, files):
     if page.file.src_uri == GLOSSARY_PAGE:
         return html
-    # cached by content (docs/hooks/bookcache.py): a pure function of the page's HTML, the
+    # cached by content (bookbuild/bookcache.py): a pure function of the page's HTML, the
     # language, docs/glossary.yml and this file; re-matching every page cost ~1 s per build
     lang = _lang(config)
     k = key("tooltips", 1, html, lang, sources([GLOSSARY, Path(__file__).resolve()]))

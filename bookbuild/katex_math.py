@@ -4,9 +4,9 @@ pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</
 ``<div class="arithmatex">\\[...\\]</div>`` in the HTML. This hook replaces their TeX with what
 ``katex.renderToString`` makes of it (``output: htmlAndMathml``: the HTML for the eye, MathML for
 screen readers), so no page needs JavaScript to show a formula; readers load KaTeX's CSS and
-fonts only (docs/hooks/vendor.py), never its script.
+fonts only (bookbuild/vendor.py), never its script.
 
-* One Node process per build (docs/hooks/katex_render.js, the pinned ``katex`` from node_modules),
+* One Node process per build (bookbuild/katex_render.js, the pinned ``katex`` from node_modules),
   started on the first formula that is not in the cache, fed one batch per page.
 * Cache: ``.cache/katex/formulas.json``, keyed by the formula's TeX, display mode, the KaTeX
   version, the options and the renderer script; shared by both languages' builds.
@@ -34,11 +34,13 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
+from . import bookcache
+
 log = logging.getLogger("mkdocs.hooks.katex_math")
 ROOT = Path(__file__).resolve().parents[1]
 KATEX = ROOT / "node_modules" / "katex"
 SCRIPT = Path(__file__).with_name("katex_render.js")
-CACHE = ROOT / ".cache" / "katex" / "formulas.json"
+CACHE = bookcache.CACHE / "katex" / "formulas.json"   # under BOOK_CACHE when it is set, as every cache
 OPTIONS = {"output": "htmlAndMathml"}
 
 MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
@@ -160,9 +162,9 @@ def on_page_content(html_, page, config, files):
 
 
 # ---- what readers download: KaTeX's stylesheet and fonts, cut to what the book's formulas use ----
-# Written over the copies docs/hooks/vendor.py put in the site, after every page is built:
+# Written over the copies bookbuild/vendor.py put in the site, after every page is built:
 # * katex.min.css keeps the rules whose classes all occur on some page of this language
-#   (docs/hooks/lean.py trim_css, the same trim as the notebook stylesheet); 23 -> ~8 KB.
+#   (bookbuild/lean.py trim_css, the same trim as the notebook stylesheet); 23 -> ~8 KB.
 # * each font keeps the glyphs of the characters in the site's formulas (the text of their
 #   ``katex-html`` part: the MathML beside it, TeX source included, is for screen readers and
 #   clipped out of sight) and the equation numbers' "(0-9)" of the stylesheet (fontTools subset);

@@ -1,4 +1,4 @@
-// Renders TeX to KaTeX HTML for docs/hooks/math.py: one process per build, fed batches.
+// Renders TeX to KaTeX HTML for bookbuild/katex_math.py: one process per build, fed batches.
 // stdin: one JSON line per batch, [{"tex": "...", "display": true}, ...]
 // stdout: one JSON line per batch, [{"html": "..."} or {"error": "..."}, ...] in the same order.
 "use strict";

@@ -109,7 +109,7 @@ def localized_copy_buttons(page_html: str, lang: str) -> str:
 
 
 def on_page_content(html, page, config, files):
-    # on the page content, so that the print page (docs/hooks/offline_pdf.py) gets the alt texts too
+    # on the page content, so that the print page (bookbuild/offline_pdf.py) gets the alt texts too
     if not is_lab(page.file.src_uri):
         return html
     html = localized_copy_buttons(html, config.theme["language"])

@@ -332,7 +332,7 @@ def lean(html: str, print_page: bool = False, elsewhere: str = "", palette: tupl
     """One page's HTML without the files it does not use (see the module docstring)."""
     if any(fence.search(html) for fence in PYODIDE_FENCE):
         raise PluginError("markdown-exec's pyodide fence loads Pyodide from a CDN and runs it on the page: "
-                          "the book's listings run in the playground instead (docs/hooks/playground.py).")
+                          "the book's listings run in the playground instead (bookbuild/playground.py).")
     html = _remove_indented(MARKDOWN_EXEC_PYODIDE, html)
     if not print_page:
         html = _remove_indented(PRINT_SITE, html)
@@ -541,7 +541,7 @@ def on_config(config):
 
 @event_priority(-100)  # after mkdocs-jupyter turned the labs into pages
 def on_files(files, config):
-    # the pages this build writes, listed here and not in on_post_page: docs/hooks/pagecache.py
+    # the pages this build writes, listed here and not in on_post_page: bookbuild/pagecache.py
     # serves a page unchanged since the last build from its cache without running this module's
     # on_post_page (a pure transformation of the HTML), so that hook must record nothing
     _pages.extend(Path(f.abs_dest_path) for f in files.documentation_pages())

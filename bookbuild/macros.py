@@ -6,7 +6,7 @@ Pages write a computation instead of typing its result, for example
 Chinese pages write large and tiny numbers the Chinese way with ``zhnum`` (1100 万, 2×10⁻⁹),
 never with digit grouping or e-notation (tests/test_typography.py checks the built pages).
 
-Every call of an attnkit function from a page is memoized on disk (docs/hooks/bookcache.py,
+Every call of an attnkit function from a page is memoized on disk (bookbuild/bookcache.py,
 ``memo``): keyed by attnkit's sources, the environment and the arguments, shared by both
 languages, so ``train_two_heads("same")`` runs once, not once per sentence and per build.
 """

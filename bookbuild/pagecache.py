@@ -20,7 +20,7 @@ warm one-language build (profiled with cProfile, December 2026):
   keyed by everything the page's file can depend on; see the section at the end of this file.
 
 None changes what a cold build writes (tests/test_build.py compares a warm build with the
-site byte for byte, and tests/test_serve*.py the served tree with a cold build).
+site byte for byte, and tests/test_build.py's serve test the served tree with a cold build).
 """
 
 from __future__ import annotations
@@ -79,26 +79,66 @@ def _cached_entries(original):
     return add_entry_from_context
 
 
+# The internals of MkDocs and Material this file wraps, each with the digest of the source it was
+# written from (:func:`_source_digest`). Another version is left unwrapped, so every page is built
+# as MkDocs builds it, uncached, until this file is checked against it and its digest added here;
+# meanwhile tests/test_build.py::test_patched_internals_are_the_code_they_were_written_from
+# fails, so an upgrade cannot switch the caches off unnoticed.
+PATCHED = {
+    "material.plugins.search.plugin:SearchIndex.add_entry_from_context": {"4ca78ac4321f7704"},
+    "material.plugins.search.plugin:SearchPlugin.on_page_context": {"33eb62fd1688be4d"},
+    "mkdocs.theme:Theme.get_env": {"9c26120fb96f9204"},
+    "mkdocs.commands.build:_build_page": {"adcdbd14b2361126"},
+    "mkdocs.commands.build:_populate_page": {"31a70ea4caef1e12"},
+}
+
+
+def _owner_and_name(target: str):
+    """``"module:Class.attr"`` -> (the module or class that holds it, the attribute's name)."""
+    import importlib
+
+    module, _, path = target.partition(":")
+    owner = importlib.import_module(module)
+    *classes, name = path.split(".")
+    for cls in classes:
+        owner = getattr(owner, cls)
+    return owner, name
+
+
+def installed(target: str):
+    """The function ``target`` names, as the installed package defines it (unwrapped)."""
+    owner, name = _owner_and_name(target)
+    function = getattr(owner, name)
+    return getattr(function, "__wrapped__", function)
+
+
+def _patch(target: str, wrapper) -> None:
+    owner, name = _owner_and_name(target)
+    if not hasattr(getattr(owner, name), "__wrapped__") and _source_digest(installed(target)) in PATCHED[target]:
+        setattr(owner, name, wrapper(getattr(owner, name)))
+
+
+def check_page_handlers(config) -> None:
+    """Fail the build when a page event has a handler this file does not know: the converted-page
+    cache would otherwise switch itself off for every page, silently."""
+    unknown = _unknown_page_handlers(config)
+    if unknown:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(
+            f"pagecache: page-event handlers unknown to the page cache: {', '.join(unknown)}. A converted page "
+            "is restored from .cache/converted/ without running them: make sure that what such a handler does "
+            "is an attribute of the page (restored on a hit) or follows from the cache key, then add its module "
+            "to KNOWN_PAGE_HANDLERS in bookbuild/pagecache.py (CONTRIBUTING.md, \"How the build is put together\").")
+
+
 def on_config(config):
-    from material.plugins.search.plugin import SearchIndex
-
-    if not hasattr(SearchIndex.add_entry_from_context, "__wrapped__"):
-        SearchIndex.add_entry_from_context = _cached_entries(SearchIndex.add_entry_from_context)
-    from material.plugins.search.plugin import SearchPlugin
-
-    if (not hasattr(SearchPlugin.on_page_context, "__wrapped__")
-            and _source_digest(SearchPlugin.on_page_context) in PAGE_CONTEXT_SOURCES):
-        SearchPlugin.on_page_context = _quick_page_context(SearchPlugin.on_page_context)
-    from mkdocs.theme import Theme
-
-    if not hasattr(Theme.get_env, "__wrapped__"):
-        Theme.get_env = _with_bytecode_cache(Theme.get_env)
-    import mkdocs.commands.build as build
-
-    if not hasattr(build._build_page, "__wrapped__") and _source_digest(build._build_page) in BUILD_PAGE_SOURCES:
-        build._build_page = _cached_build_page(build._build_page)
-    if not hasattr(build._populate_page, "__wrapped__"):
-        build._populate_page = _cached_populate_page(build._populate_page)
+    check_page_handlers(config)
+    _patch("material.plugins.search.plugin:SearchIndex.add_entry_from_context", _cached_entries)
+    _patch("material.plugins.search.plugin:SearchPlugin.on_page_context", _quick_page_context)
+    _patch("mkdocs.theme:Theme.get_env", _with_bytecode_cache)
+    _patch("mkdocs.commands.build:_build_page", _cached_build_page)
+    _patch("mkdocs.commands.build:_populate_page", _cached_populate_page)
     _converted_stats.update(hits=0, misses=0, skipped=0)
     _per_build.clear()
     _book_inputs.cache_clear()
@@ -114,8 +154,7 @@ def on_config(config):
 # with a pattern that begins with ``\s?``, tried at every character of the book's 3 MB of pages
 # (40 ms of CPU per build): on a page where the attribute does not occur that removal changes
 # nothing, so the wrapper skips it there and runs the plugin's own method everywhere else. Only
-# for the Material code it was written from (mkdocs-material's on_page_context, by its digest).
-PAGE_CONTEXT_SOURCES = {"33eb62fd1688be4d"}
+# for the Material code it was written from (PATCHED).
 DATA_SEARCH = re.compile(r'data-search-\w+="[^"]+"')   # what the plugin's pattern needs, literal first
 
 
@@ -367,9 +406,7 @@ class _warnings:
 
 
 # _cached_build_page repeats MkDocs' _build_page around the cache: only for the MkDocs code it
-# was written from (mkdocs 1.6.1); another version builds every page as MkDocs does, uncached,
-# until this file is checked against it and its digest added here
-BUILD_PAGE_SOURCES = {"adcdbd14b2361126"}
+# was written from (mkdocs 1.6.1, PATCHED)
 
 
 def _source_digest(function) -> str:
@@ -443,8 +480,7 @@ def _cached_build_page(original):
 # attnkit; listings and their outputs), converts the Markdown and runs the page_content hooks
 # (tooltips, KaTeX, ...). What it leaves is attributes of the page (content, toc, title, anchors,
 # the links to check, print-site's copy of the HTML). Those are cached under the page's bytes and
-# every input the hooks can read: attnkit, the listings the page includes (_page_inputs), tools/
-# (the listing filter), the glossary,
+# every input the hooks can read: attnkit, the listings the page includes (_page_inputs), the glossary,
 # node's KaTeX (package-lock.json), the environment, the config, the hooks' and overrides' bytes,
 # the packages, the site's files (links) and markdown-exec's counters at the start of the page.
 # On a hit the attributes are set again, and the counters moved on as the conversion would.
@@ -513,11 +549,11 @@ def _template_names(markdown: str) -> set[str] | None:
 
 @functools.lru_cache(maxsize=1)
 def _book_inputs() -> str:
-    """What every page's conversion may read: tools/*.py (the listing filter), the glossary
-    (tooltips), package-lock.json (KaTeX), the environment."""
+    """What every page's conversion may read besides bookbuild/ (the listing filter, the hooks:
+    in the site digest): the glossary (tooltips), package-lock.json (KaTeX), the environment."""
     from .bookcache import environment, sources
 
-    files = [*(ROOT / "tools").glob("*.py"), ROOT / "docs" / "glossary.yml", ROOT / "package-lock.json"]
+    files = [ROOT / "docs" / "glossary.yml", ROOT / "package-lock.json"]
     return key(sources([p for p in files if p.is_file()]), environment())
 
 

@@ -17,7 +17,7 @@ NODE_MODULES = ROOT / "node_modules"
 
 # site path prefix -> (package dir inside node_modules, glob patterns inside it)
 VENDORED = {
-    # KaTeX's stylesheet and fonts only: formulas are rendered at build time (docs/hooks/math.py)
+    # KaTeX's stylesheet and fonts only: formulas are rendered at build time (bookbuild/katex_math.py)
     "assets/vendor/katex": ("katex/dist", ["katex.min.css", "fonts/*.woff2"]),
 }
 

@@ -22,7 +22,7 @@ from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from .bookcache import Store, attnkit_digest, environment, key, sources  # docs/hooks/bookcache.py
+from .bookcache import Store, attnkit_digest, environment, key, sources  # bookbuild/bookcache.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 
@@ -234,7 +234,7 @@ def widget_data(name: str, lang: str) -> dict:
 
 
 def on_files(files, config):
-    # Cached in .cache/widgets/ (docs/hooks/bookcache.py) under this file, attnkit without its
+    # Cached in .cache/widgets/ (bookbuild/bookcache.py) under this file, attnkit without its
     # figures, the environment, the widget and the language: the tiny GPT is not retrained per build.
     store = Store("widgets", ".json")
     lang = config.theme["language"]

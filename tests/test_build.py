@@ -190,13 +190,13 @@ def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
     pagecache = import_module("bookbuild.pagecache")
     for rel in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "overrides/main.html",
                 "overrides/partials/alternate.html", "overrides/assets/book.css", "bookbuild/lean.py",
-                "bookbuild/katex_render.js", "bookbuild/hooks/lean.py"):
+                "bookbuild/katex_render.js", "bookbuild/hooks/lean.py", "bookbuild/listings.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("one", encoding="utf-8")
     pagecache._site_digest.cache_clear()
     before = pagecache._site_digest(str(tmp_path))
     for rel in ("mkdocs.en.yml", "overrides/partials/alternate.html", "overrides/assets/book.css",
-                "bookbuild/katex_render.js", "bookbuild/hooks/lean.py"):
+                "bookbuild/katex_render.js", "bookbuild/hooks/lean.py", "bookbuild/listings.py"):
         (tmp_path / rel).write_text("two", encoding="utf-8")
         pagecache._site_digest.cache_clear()
         after = pagecache._site_digest(str(tmp_path))
@@ -216,14 +216,14 @@ def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
 def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(tmp_path, monkeypatch):
     """The Markdown->HTML cache (pagecache._populate_page): an edit of an attnkit function a macro
     calls, of a listing the page includes (every listing when it includes files another way), of
-    attnkit/figures/ when the page names figures, of the listing filter (tools/), of
-    docs/glossary.yml or of KaTeX's version must miss; so must the page's own bytes and
+    attnkit/figures/ when the page names figures, of docs/glossary.yml or of KaTeX's version
+    must miss (the listing filter is bookbuild/listings.py, in the site digest); so must the page's own bytes and
     markdown-exec's counters at its start."""
     import types
 
     pagecache = import_module("bookbuild.pagecache")
     cache_module = import_module("bookbuild.bookcache")
-    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py", "tools/listings.py",
+    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py",
                 "docs/glossary.yml", "package-lock.json"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("one\n", encoding="utf-8")
@@ -238,7 +238,7 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
 
     before = inputs()
     assert inputs() == before
-    for rel in ("tools/listings.py", "docs/glossary.yml", "package-lock.json"):
+    for rel in ("docs/glossary.yml", "package-lock.json"):
         (tmp_path / rel).write_text("two\n", encoding="utf-8")
         after = inputs()
         assert after != before, f"{rel} is not in the converted page's key"
@@ -273,16 +273,45 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
     assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
 
 
-def test_page_cache_wraps_only_the_mkdocs_build_page_it_was_written_from():
-    """pagecache repeats MkDocs' _build_page around its cache; a new MkDocs must be checked first
-    (until then the cache is off, never wrong). Fails when the installed MkDocs changed it."""
-    import mkdocs.commands.build as build
+def test_patched_internals_are_the_code_they_were_written_from():
+    """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search
+    (PATCHED) and offline_pdf replaces print-site's update_anchor_ids: each only for the source it
+    was written from. A new MkDocs, Material or print-site must be checked first (until then the
+    caches are off, never wrong): this fails when an installed package changed one of them."""
+    pagecache = import_module("bookbuild.pagecache")
+    offline_pdf = import_module("bookbuild.offline_pdf")
+    changed = [target for target, digests in pagecache.PATCHED.items()
+               if pagecache._source_digest(pagecache.installed(target)) not in digests]
+    assert not changed, (f"{changed} changed: compare each with its wrapper in bookbuild/pagecache.py, "
+                         "then add its digest to PATCHED")
+    assert offline_pdf.replaced_source_digest() in offline_pdf.PRINT_SITE_SOURCES, (
+        "mkdocs_print_site_plugin.urls.update_anchor_ids changed: compare it with bookbuild/offline_pdf.py's "
+        "update_anchor_ids (its test: tests/test_pdf.py), then add its digest to PRINT_SITE_SOURCES")
+
+
+def test_page_handlers_unknown_to_the_page_cache_fail_the_build():
+    """Every page-event handler of both configs is in KNOWN_PAGE_HANDLERS, and one that is not
+    fails the build with a message that says what to do (it used to switch the cache off)."""
+    import types
+
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import PluginError
 
     pagecache = import_module("bookbuild.pagecache")
-    original = getattr(build._build_page, "__wrapped__", build._build_page)
-    assert pagecache._source_digest(original) in pagecache.BUILD_PAGE_SOURCES, (
-        "mkdocs.commands.build._build_page changed: compare it with pagecache._cached_build_page, "
-        "then add its digest to BUILD_PAGE_SOURCES")
+    for lang, path in (("zh", ROOT / "mkdocs.yml"), ("en", ROOT / "mkdocs.en.yml")):
+        config = load_config(config_file=str(path))
+        assert pagecache._unknown_page_handlers(config) == [], lang
+        pagecache.check_page_handlers(config)
+
+    def on_page_content(html, page, config, files):
+        return html
+
+    on_page_content.__module__ = "bookbuild.newhook"
+    events = {event: [] for event in pagecache.KNOWN_PAGE_HANDLERS}
+    events["page_content"].append(on_page_content)
+    fake = types.SimpleNamespace(plugins=types.SimpleNamespace(events=events))
+    with pytest.raises(PluginError, match=r"page_content: bookbuild\.newhook.*KNOWN_PAGE_HANDLERS in bookbuild/pagecache\.py"):
+        pagecache.check_page_handlers(fake)
 
 
 MUTATORS = {"append", "extend", "add", "update", "setdefault", "insert", "pop", "clear", "remove", "discard"}
@@ -336,7 +365,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
     defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
     unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
-    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in docs/hooks/pagecache.py if "
+    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in bookbuild/pagecache.py if "
                               "their result depends only on attnkit, snippets/, the glossary and the page's own source")
 
 
@@ -650,8 +679,19 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
 
 def test_contributing_lists_every_cache_the_hooks_keep():
     """A contributor reads CONTRIBUTING.md's table to know what a cache holds and what
-    invalidates it: every Store("name") of docs/hooks/ has its row there."""
+    invalidates it: every Store("name") of bookbuild/ has its row there."""
     names = {m for path in BOOKBUILD.glob("*.py") for m in re.findall(r'Store\("([\w-]+)"', path.read_text(encoding="utf-8"))}
     table = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     missing = sorted(n for n in names if f"`.cache/{n}/" not in table)
     assert not missing, "CONTRIBUTING.md's cache table has no row for " + ", ".join(f".cache/{n}/" for n in missing)
+
+
+def test_every_cache_is_under_book_cache(tmp_path):
+    """BOOK_CACHE moves every cache (a cold build reads none): only bookcache.py names .cache
+    (and vendor_pyodide.py, whose downloads are not a build cache); KaTeX's formulas follow it."""
+    named = sorted(p.relative_to(ROOT).as_posix() for p in BOOKBUILD.rglob("*.py") if '".cache"' in p.read_text(encoding="utf-8"))
+    assert named == ["bookbuild/bookcache.py", "bookbuild/vendor_pyodide.py"], named
+    code = "from bookbuild import katex_math; print(katex_math.CACHE)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, BOOK_CACHE=str(tmp_path)),
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(out).is_relative_to(tmp_path), out

@@ -1,6 +1,6 @@
 """The end of a build is cached by content and gives what the uncached computation gives: the
-site-wide scans of docs/hooks/lean.py (Material's stylesheet trimmed to the site's classes) and
-docs/hooks/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what each page
+site-wide scans of bookbuild/lean.py (Material's stylesheet trimmed to the site's classes) and
+bookbuild/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what each page
 and script contributes, so a rebuild after a one-sentence edit scans the edited page and the print
 page, not all of them. A cache keyed by less than the text it scans would keep a class or a glyph
 that a page no longer has (or drop one it gained): each test edits one file and compares with a
@@ -149,9 +149,10 @@ def test_search_context_skips_only_a_removal_that_changes_nothing():
 
     pagecache = import_module("bookbuild.pagecache")
     original = getattr(SearchPlugin.on_page_context, "__wrapped__", SearchPlugin.on_page_context)
-    assert pagecache._source_digest(original) in pagecache.PAGE_CONTEXT_SOURCES, (
+    assert pagecache._source_digest(original) in pagecache.PATCHED[
+        "material.plugins.search.plugin:SearchPlugin.on_page_context"], (
         "mkdocs-material's SearchPlugin.on_page_context changed: check pagecache._quick_page_context against it "
-        "and add its digest to PAGE_CONTEXT_SOURCES")
+        "and add its digest to PATCHED")
     quick = pagecache._quick_page_context(original)
     for content in ['<p data-search-exclude>x</p>', '<p class="a" data-search-exclude="1">x</p> <i data-search-y="z">',
                     "<p>plain</p>", ""]:

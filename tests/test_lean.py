@@ -1,4 +1,4 @@
-"""A page loads only what it uses (docs/hooks/lean.py, overrides/assets/search-defer.js): what a
+"""A page loads only what it uses (bookbuild/lean.py, overrides/assets/search-defer.js): what a
 first visit fetches, and proof that trimming the notebook stylesheet loses nothing a page uses."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Math is rendered at build time (docs/hooks/katex_math.py): every formula is KaTeX HTML + MathML in
+"""Math is rendered at build time (bookbuild/katex_math.py): every formula is KaTeX HTML + MathML in
 the built page, no page loads KaTeX's script, and the cache is keyed by what changes the output."""
 
 from __future__ import annotations

@@ -331,7 +331,7 @@ def test_pdf_is_linked_from_home_page_and_nav():
 
 def test_print_page_holds_each_pages_final_html(lang):
     """Hooks that change a page after print-site copied it (Chinese line joining, glossary
-    terms) reach the PDF too: docs/hooks/offline_pdf.py hands over the finished HTML."""
+    terms) reach the PDF too: bookbuild/offline_pdf.py hands over the finished HTML."""
     root = SITE / ("en" if lang == "en" else "")
     printed = (root / "print_page" / "index.html").read_text(encoding="utf-8")
     pages = []

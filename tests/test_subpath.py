@@ -54,7 +54,7 @@ PAGE_STATE = """() => ({
   sheets: [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet !== null),
   math: document.querySelectorAll('.arithmatex').length,
   mathDone: [...document.querySelectorAll('.arithmatex')].every((m) => m.querySelector('.katex')),
-  // print-only figures are lazy and never fetched on screen (docs/hooks/print_only.py)
+  // print-only figures are lazy and never fetched on screen (bookbuild/print_only.py)
   figures: [...document.querySelectorAll('img[src*="figures/"]')].filter((i) => !i.closest('.print-only')).map((i) => i.naturalWidth > 0),
   pdf: [...document.querySelectorAll('a[href$=".pdf"]')].map((a) => a.href),
   english: document.querySelector('a[hreflang=en]')?.href,

@@ -64,7 +64,7 @@ def test_widget_scripts_type_no_numbers_and_load_nothing_from_outside():
         assert "innerHTML" not in source and "insertAdjacentHTML" not in source, f"{path.name}: parses text as HTML"
 
 
-ROUNDED = 5.0001e-7   # docs/hooks/widgets.py rounds the widgets' JSON to 6 decimals
+ROUNDED = 5.0001e-7   # bookbuild/widgets.py rounds the widgets' JSON to 6 decimals
 
 
 def shown_as(data, exact):

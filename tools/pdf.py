@@ -4,7 +4,7 @@
 
 Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
 in Debian's headless Chromium (Playwright), and writes site/pdf/seeing-attention-<lang>.pdf.
-Before printing it loads the print-only figures (lazy on screen: docs/hooks/print_only.py),
+Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py),
 waits until every formula is KaTeX markup (rendered at build time), every figure has loaded and
 the fonts are ready, opens every folded answer, and checks that nothing was requested from
 outside the site. The table of contents gets page numbers in two passes: print, read where
