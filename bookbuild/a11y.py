@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import re
 
-from mkdocs.plugins import event_priority
-
 from .layout_hints import VOID   # the elements without an end tag
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
@@ -32,7 +30,6 @@ NAMES = {"zh": {"code": "代码单元 {n}", "math": "公式", "table": "表格�
          "en": {"code": "Code cell {n}", "math": "Formula", "table": "Table, scrolls sideways"}}
 
 
-@event_priority(-80)  # after katex_math.py (-50) and print_only.py (-60), before offline_pdf.py (-100)
 def on_page_content(html, page, config, files):
     names = NAMES[config.theme["language"]]
     counter = iter(range(1, 10**6))

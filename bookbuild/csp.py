@@ -88,7 +88,6 @@ def on_config(config):
     return config
 
 
-@event_priority(-100)
 def on_post_page(output, page, config):
     _written.append(Path(page.file.abs_dest_path))
     return output
@@ -100,7 +99,7 @@ def on_post_template(output_content, template_name, config):
     return output_content
 
 
-@event_priority(-100)  # after every other hook and plugin (mkdocs-print-site-plugin writes the print page here)
+@event_priority(-100)  # the last of all (after figures.py's): the order is in mkdocs.yml, above `hooks:`
 def on_post_build(config):
     paths = [p for p in dict.fromkeys([*_written, Path(config.site_dir) / "print_page" / "index.html"]) if p.is_file()]
     pages = {path: path.read_text(encoding="utf-8") for path in paths}

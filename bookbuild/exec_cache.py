@@ -203,7 +203,7 @@ def on_config(config):
     return config
 
 
-@event_priority(100)   # before bookbuild/listings.py replaces each `--8<--` line with the listing's code
+@event_priority(100)   # before the macros plugin: the order is in mkdocs.yml, above `hooks:`
 def on_page_markdown(markdown, page, config, files):
     _state.update(page=page.file.src_uri, index=0,
                   snippets=[m["path"] for m in LISTING.finditer(markdown)])

@@ -113,7 +113,7 @@ def on_files(files, config):
     return files
 
 
-@event_priority(-100)   # last: the other hooks' post-build work overlaps with the drawing too
+@event_priority(-100)   # after the other hooks (their post-build work overlaps with the drawing): see mkdocs.yml, above `hooks:`
 def on_post_build(config):
     lang = config.theme["language"]
     try:

@@ -32,7 +32,6 @@ import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
 from . import bookcache
 
@@ -156,7 +155,6 @@ def on_config(config):
     return config
 
 
-@event_priority(-50)  # after the other hooks (tooltips, CJK line joining), before offline_pdf.py (-100)
 def on_page_content(html_, page, config, files):
     return render_math(html_, page.file.src_uri)
 

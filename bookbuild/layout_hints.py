@@ -30,8 +30,6 @@ import math
 import re
 import unicodedata
 
-from mkdocs.plugins import event_priority
-
 TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)\b[^>]*?(/?)>", re.S)
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 HINTED = {"p": 1.0, "h2": 1.5625, "h3": 1.25, "h4": 1.0}   # font size in em of the text around
@@ -119,6 +117,5 @@ def hint(content: str) -> str:
     return "".join(out)
 
 
-@event_priority(-85)  # after the formulas are rendered (katex_math.py) and a11y.py, before offline_pdf.py
 def on_page_content(html_, page, config, files):
     return hint(html_)

@@ -34,7 +34,6 @@ from pathlib import Path
 
 import tinycss2
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
 from .bookcache import Store, _version, key, sources
 
@@ -539,7 +538,6 @@ def on_config(config):
     return config
 
 
-@event_priority(-100)  # after mkdocs-jupyter turned the labs into pages
 def on_files(files, config):
     # the pages this build writes, listed here and not in on_post_page: bookbuild/pagecache.py
     # serves a page unchanged since the last build from its cache without running this module's
@@ -548,7 +546,6 @@ def on_files(files, config):
     return files
 
 
-@event_priority(-90)  # after the other hooks changed the page, before csp.py (-100) hashes its scripts
 def on_post_page(output, page, config):
     return lean(output, elsewhere=_elsewhere(config), palette=palette_files(config)[:2])
 
@@ -561,7 +558,6 @@ def on_post_template(output_content, template_name, config):
     return output_content
 
 
-@event_priority(-90)  # after mkdocs-print-site-plugin wrote the print page, before csp.py
 def on_post_build(config):
     path = Path(config.site_dir) / "print_page" / "index.html"
     if path.is_file():

@@ -18,7 +18,7 @@ In the build, a page includes a listing with an executed fence holding one line,
 ``--8<-- "chN/name.py"``. Before markdown-exec runs it, :func:`on_page_markdown` (the hook
 docs/hooks/listings.py) replaces that line with the file filtered for the page's language: so
 the Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both
-the unmarked ones. It runs after every other ``on_page_markdown`` (priority -110): the macros
+the unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros
 plugin never sees the code (no Jinja in listings), and bookbuild/playground.py and
 bookbuild/exec_cache.py still see the include lines. This module imports only the standard
 library: a reader runs ``tools/listings.py`` without MkDocs.
@@ -125,10 +125,6 @@ def expand(markdown: str, lang: str) -> str:
 def on_page_markdown(markdown, page, config, files):
     return expand(markdown, config.theme["language"])
 
-
-# Last of all (exec_cache.py reads the include lines at priority 100, before this); what
-# mkdocs.plugins.event_priority(-110) sets, without importing MkDocs here
-on_page_markdown.mkdocs_priority = -110
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -98,7 +98,7 @@ def on_nav(nav, config, files):
     return nav
 
 
-@event_priority(-100)  # after every other plugin and hook, wherever this hook is listed
+@event_priority(-100)  # after every other plugin and hook: see mkdocs.yml, above `hooks:`
 def on_page_content(html, page, config, files):
     if hasattr(page, "html"):  # set by print-site for every page it will combine
         page.html = html

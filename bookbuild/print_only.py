@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 
-from mkdocs.plugins import event_priority
-
 TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>", re.S)
 PRINT_ONLY = re.compile(r"""\bclass=["'][^"']*\bprint-only\b""")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -49,6 +47,5 @@ def lazy_print_only_images(html: str) -> str:
     return "".join(out)
 
 
-@event_priority(-60)  # with the page's final content, before offline_pdf.py hands it to the print page
 def on_page_content(html, page, config, files):
     return lazy_print_only_images(html)

@@ -695,3 +695,55 @@ def test_every_cache_is_under_book_cache(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, BOOK_CACHE=str(tmp_path)),
                          capture_output=True, text=True, check=True).stdout.strip()
     assert Path(out).is_relative_to(tmp_path), out
+
+
+# The order in which every event's handlers run, as it was when the priorities were spread over ten
+# files (December 2026): mkdocs.yml's `hooks:` list and four priorities (the comment above it) give it.
+# A plugin's handler is named by its class, a hook's by bookbuild.<module>.<function>.
+RUN_ORDER = {
+    "shutdown": ["bookbuild.katex_math.on_shutdown"],
+    "config": ["SearchPlugin.on_config", "MarkdownExecPlugin.on_config", "MacrosPlugin.on_config",
+               "PrintSitePlugin.on_config", "bookbuild.exec_cache.on_config", "bookbuild.pagecache.on_config",
+               "bookbuild.i18n.on_config", "bookbuild.playground.on_config", "bookbuild.offline_pdf.on_config",
+               "bookbuild.katex_math.on_config", "bookbuild.lean.on_config", "bookbuild.csp.on_config"],
+    "files": ["Plugin.on_files", "bookbuild.figures.on_files", "bookbuild.vendor.on_files", "bookbuild.widgets.on_files",
+              "bookbuild.playground.on_files", "bookbuild.lean.on_files"],
+    "nav": ["MacrosPlugin.on_nav", "PrintSitePlugin.on_nav", "bookbuild.offline_pdf.on_nav"],
+    "page_markdown": ["bookbuild.exec_cache.on_page_markdown", "MacrosPlugin.on_page_markdown",
+                      "bookbuild.playground.on_page_markdown", "bookbuild.listings.on_page_markdown"],
+    "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.i18n.on_page_content", "bookbuild.labs.on_page_content",
+                     "bookbuild.glossary.on_page_content", "bookbuild.katex_math.on_page_content",
+                     "bookbuild.print_only.on_page_content", "bookbuild.a11y.on_page_content",
+                     "bookbuild.layout_hints.on_page_content", "bookbuild.offline_pdf.on_page_content"],
+    "post_page": ["Plugin.on_post_page", "bookbuild.labs.on_post_page", "bookbuild.a11y.on_post_page",
+                  "bookbuild.lean.on_post_page", "bookbuild.csp.on_post_page"],
+    "post_template": ["bookbuild.lean.on_post_template", "bookbuild.csp.on_post_template"],
+    "post_build": ["SearchPlugin.on_post_build", "MarkdownExecPlugin.on_post_build", "Plugin.on_post_build",
+                   "MacrosPlugin.on_post_build", "PrintSitePlugin.on_post_build", "bookbuild.exec_cache.on_post_build",
+                   "bookbuild.pagecache.on_post_build", "bookbuild.labs.on_post_build", "bookbuild.katex_math.on_post_build",
+                   "bookbuild.search.on_post_build", "bookbuild.lean.on_post_build", "bookbuild.figures.on_post_build",
+                   "bookbuild.csp.on_post_build"],
+    "build_error": ["bookbuild.figures.on_build_error"],
+}
+# the only handlers with a priority of their own (mkdocs.yml, the comment above `hooks:`)
+PRIORITIES = {"bookbuild.exec_cache.on_page_markdown": 100, "bookbuild.offline_pdf.on_page_content": -100,
+              "bookbuild.figures.on_post_build": -100, "bookbuild.csp.on_post_build": -100}
+
+
+def test_hooks_run_in_the_order_mkdocs_yml_gives():
+    """Each event's handlers, in the order MkDocs runs them, in both configs: the hooks list in
+    mkdocs.yml and the four priorities written above it, nothing else."""
+    from mkdocs.config import load_config
+
+    def name(method):
+        module = getattr(method, "__module__", "?")
+        return f"{module}.{method.__qualname__}" if module.startswith("bookbuild.") else method.__qualname__
+
+    for path in (ROOT / "mkdocs.yml", ROOT / "mkdocs.en.yml"):
+        events = load_config(config_file=str(path)).plugins.events
+        hooks = {event: [name(m) for m in methods] for event, methods in events.items()
+                 if any(name(m).startswith("bookbuild.") for m in methods)}
+        assert hooks == RUN_ORDER, path.name
+        priorities = {name(m): m.mkdocs_priority for methods in events.values() for m in methods
+                      if name(m).startswith("bookbuild.") and getattr(m, "mkdocs_priority", 0)}
+        assert priorities == PRIORITIES, path.name
