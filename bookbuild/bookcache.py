@@ -36,7 +36,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("BOOK_CACHE") or ROOT / ".cache")   # BOOK_CACHE: elsewhere (a cold build)
 ATTNKIT = ROOT / "attnkit"
-HOOKS = Path(__file__).resolve().parent
 FONT_DIRS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts",
              Path.home() / ".local/share/fonts"]
 

@@ -19,18 +19,13 @@ ipykernel, jupytext and mkdocs-jupyter. One language's build never evicts the ot
 Shared computations. The listings (in the build process) and the labs' kernels memoize the
 expensive pure calls of :data:`bookcache.MEMOIZED` as the figure workers do: a training run that
 a figure, a listing and a lab all show is computed once for both languages. The kernels get it
-from an IPython startup file (IPython's own mechanism: ``$IPYTHONDIR/profile_default/startup/``),
-which also puts this repository's attnkit first on the kernel's path, as the build has it.
-A cell's printed lines are one output however fast they come: nbconvert's
-CoalesceStreamsPreprocessor, moved after the ExecutePreprocessor (nbconvert runs it before, on
-the unexecuted notebook) in the build's own Jupyter config folder (``$JUPYTER_CONFIG_DIR``). So
-a loop that prints while it trains, or reads the run from the memo, shows the same page.
+from an IPython startup file that lab_kernels.py writes, with nbconvert's settings (a cell's
+printed lines are one output however fast they come); those settings are part of the key.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import re
 import sys
 
@@ -39,8 +34,9 @@ from mkdocs.plugins import event_priority
 
 from pathlib import Path
 
-from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, HOOKS, MEMOIZED, ROOT, Store, _version, attnkit_digest,
-                       attnkit_files, environment, imported_figure_modules, key, memoize, sources, write_atomically)
+from . import lab_kernels
+from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, MEMOIZED, Store, _version, attnkit_digest, attnkit_files,
+                       environment, imported_figure_modules, key, memoize, sources)
 
 log = logging.getLogger("mkdocs.hooks.exec_cache")
 LISTINGS = Store("listings", ".txt")
@@ -136,58 +132,6 @@ def lab_figures_digest(docs_dir) -> str:
     return sources([p for p in files if "figures" in p.relative_to(ATTNKIT).parts[:-1]])
 
 
-KERNEL_STARTUP = """\
-# Written by bookbuild/exec_cache.py for the lab notebooks' kernels (IPYTHONDIR points here):
-# this repository's attnkit, and the figure workers' disk memo of its expensive pure calls.
-def _book_memoize():
-    import importlib.util, sys
-    sys.path.insert(0, {root!r})
-    spec = importlib.util.spec_from_file_location("_book_cache", {bookcache!r})
-    cache = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cache)
-    cache.memoize({names!r})
-_book_memoize()
-del _book_memoize
-"""
-
-
-def nbconvert_config() -> str:
-    """nbconvert's config file for the labs (read by mkdocs-jupyter's NbConvertApp): the installed
-    nbconvert's preprocessors with CoalesceStreamsPreprocessor moved after ExecutePreprocessor,
-    and enabled. (nbclient's own ``coalesce_streams`` cannot be set from a config.)"""
-    import json
-
-    from nbconvert.exporters.exporter import Exporter
-
-    order = list(Exporter.class_traits()["default_preprocessors"].default())
-    coalesce, execute = "nbconvert.preprocessors.CoalesceStreamsPreprocessor", "nbconvert.preprocessors.ExecutePreprocessor"
-    if coalesce not in order or execute not in order:
-        raise PluginError(f"exec_cache: nbconvert's preprocessors changed ({order}); update bookbuild/exec_cache.py")
-    order.remove(coalesce)
-    order.insert(order.index(execute) + 1, coalesce)
-    return json.dumps({"Exporter": {"default_preprocessors": order}, "CoalesceStreamsPreprocessor": {"enabled": True}},
-                      indent=1) + "\n"
-
-
-def _write(path: Path, text: str) -> None:
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        write_atomically(path, text.encode("utf-8"))
-
-
-def _lab_environment() -> str:
-    """For the labs this build runs: the IPython startup file that memoizes :data:`MEMOIZED` in
-    every kernel (``IPYTHONDIR``), and the Jupyter config folder with nbconvert's settings
-    (``JUPYTER_CONFIG_DIR``: a contributor's own ~/.jupyter does not change the book). Kernels
-    and nbconvert inherit the build's environment."""
-    _write(CACHE / "ipython" / "profile_default" / "startup" / "00-book-memo.py",
-           KERNEL_STARTUP.format(root=str(ROOT), bookcache=str(HOOKS / "bookcache.py"), names=MEMOIZED))
-    nbconvert = nbconvert_config()
-    _write(CACHE / "jupyter" / "jupyter_nbconvert_config.json", nbconvert)
-    os.environ["IPYTHONDIR"] = str(CACHE / "ipython")
-    os.environ["JUPYTER_CONFIG_DIR"] = str(CACHE / "jupyter")
-    return nbconvert
-
-
 def on_config(config):
     lang = config.theme["language"]
     _state.update(lang=lang, hits=0, runs=0)
@@ -196,7 +140,7 @@ def on_config(config):
         formatter._run_python = _cached_run(formatter._run_python)
     memoize(MEMOIZED)   # the listings share the figure workers' training runs and measurements
     if "mkdocs-jupyter" in config.plugins:
-        nbconvert = _lab_environment()
+        nbconvert = lab_kernels.configure()
         nb = key("notebooks", 3, lang, nbconvert, attnkit_digest(figures=False), lab_figures_digest(config.docs_dir), environment(),
                  *[_version(p) for p in ("nbconvert", "nbclient", "ipykernel", "jupytext", "mkdocs-jupyter")])
         config.plugins["mkdocs-jupyter"].config["cache_dir"] = str(CACHE / "notebooks" / lang / nb[:24])

@@ -162,7 +162,7 @@ def on_page_content(html_, page, config, files):
 # ---- what readers download: KaTeX's stylesheet and fonts, cut to what the book's formulas use ----
 # Written over the copies bookbuild/vendor.py put in the site, after every page is built:
 # * katex.min.css keeps the rules whose classes all occur on some page of this language
-#   (bookbuild/lean.py trim_css, the same trim as the notebook stylesheet); 23 -> ~8 KB.
+#   (bookbuild/trim_and_minify.py trim_css, the same trim as the notebook stylesheet); 23 -> ~8 KB.
 # * each font keeps the glyphs of the characters in the site's formulas (the text of their
 #   ``katex-html`` part: the MathML beside it, TeX source included, is for screen readers and
 #   clipped out of sight) and the equation numbers' "(0-9)" of the stylesheet (fontTools subset);
@@ -199,17 +199,17 @@ def page_usage(text: str) -> tuple[str, list[str]]:
     """(the characters of a page's formulas, sorted, as one string; the classes its HTML names),
     cached in .cache/katex-assets/ under the page's HTML and this file: a rebuild after a
     one-page edit scans that page and the print page only (the 100 others cost 0.2 s)."""
-    from . import lean
+    from . import trim_and_minify
     from .bookcache import Store, key, sources
 
-    store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__), Path(lean.__file__)]), text)
+    store, k = Store("katex-assets", ".json"), key("page usage", 1, sources([Path(__file__), Path(trim_and_minify.__file__)]), text)
     cached = store.get(k)
     if cached is not None:
         return tuple(json.loads(cached))
     chars = set()
     for formula in formulas(text):
         chars.update(html.unescape(TAG.sub("", formula)))
-    usage = ("".join(sorted(chars)), sorted(lean.class_names(text)))
+    usage = ("".join(sorted(chars)), sorted(trim_and_minify.class_names(text)))
     store.put(k, json.dumps(usage).encode("utf-8"))
     return usage
 
@@ -264,7 +264,7 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     """Trim the site's katex.min.css and subset its fonts (see above): {file: (bytes before, after)}."""
     import unicodedata
 
-    from . import lean
+    from . import trim_and_minify
     from .bookcache import Store, key, locked, sources
 
     store = Store("katex-assets")
@@ -276,7 +276,7 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     # page's font (KaTeX's cjk_fallback), and a font cut for it is the same bytes without it.
     # So both languages cut the fonts under one key.
     font_chars = "".join(c for c in chars if unicodedata.east_asian_width(c) not in ("W", "F"))
-    salt = [sources([Path(__file__), Path(lean.__file__)]), *_versions()]
+    salt = [sources([Path(__file__), Path(trim_and_minify.__file__)]), *_versions()]
     sizes = {}
     css_path = folder / "katex.min.css"
     for path in [css_path, *sorted((folder / "fonts").glob("*.woff2"))]:
@@ -292,7 +292,7 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
             with locked(store.path(k)):
                 out = store.get(k)
                 if out is None:
-                    out = (lean.trim_css(data.decode("utf-8"), classes).encode("utf-8") if path == css_path
+                    out = (trim_and_minify.trim_css(data.decode("utf-8"), classes).encode("utf-8") if path == css_path
                            else subset_font(data, font_chars))
                     store.put(k, out)
         path.write_bytes(out)

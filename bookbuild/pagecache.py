@@ -16,7 +16,7 @@ warm one-language build (profiled with cProfile, December 2026):
   name and source checksum; the folder ``.cache/jinja/<key>/`` is keyed by Jinja's and Python's
   versions and every environment option that changes the generated code.
 * **Whole pages** (``.cache/pages/``): the theme's template and the post_page hooks that only
-  transform the HTML (lean.py's CSS trimming of the lab pages alone cost ~3.5 s per warm build),
+  transform the HTML (trim_and_minify.py's CSS trimming of the lab pages alone cost ~3.5 s per warm build),
   keyed by everything the page's file can depend on; see the section at the end of this file.
 
 None changes what a cold build writes (tests/test_build.py compares a warm build with the
@@ -223,7 +223,7 @@ def on_post_build(config):
 PAGES = Store("pages", ".html")
 # post_page hooks that only transform the page's HTML: their output is a function of their input,
 # their source (part of the key) and files the key covers (overrides/, the config, Material).
-PURE_POST_PAGE = {"bookbuild.labs", "bookbuild.a11y", "bookbuild.lean"}
+PURE_POST_PAGE = {"bookbuild.labs", "bookbuild.a11y", "bookbuild.trim_and_minify"}
 _page_stats = {"hits": 0, "misses": 0}
 _per_build: dict = {}   # parts of the keys that every page of one build shares (cleared in on_config)
 ROOT = Path(__file__).resolve().parents[1]
@@ -332,7 +332,7 @@ def _pages_read_build(root: str) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def _site_digest(root: str) -> str:
-    """The config files, bookbuild/ (the hooks), overrides/ (templates, CSS that lean.py reads)."""
+    """The config files, bookbuild/ (the hooks), overrides/ (templates, CSS that trim_and_minify.py reads)."""
     base = Path(root)
     files = [*base.glob("mkdocs*.yml"), base / "pyproject.toml",
              *(p for folder in ("bookbuild", "overrides") for p in (base / folder).rglob("*")
@@ -503,7 +503,7 @@ KNOWN_PAGE_HANDLERS = {
     "page_read_source": set(),
     "page_markdown": {"bookbuild.exec_cache", "mkdocs_macros.plugin", "bookbuild.playground",
                       "bookbuild.listings"},
-    "page_content": {"mkdocs_print_site_plugin.plugin", "bookbuild.i18n", "bookbuild.labs",
+    "page_content": {"mkdocs_print_site_plugin.plugin", "bookbuild.cjk_lines", "bookbuild.labs",
                      "bookbuild.glossary", "bookbuild.katex_math", "bookbuild.print_only",
                      "bookbuild.a11y", "bookbuild.offline_pdf", "bookbuild.layout_hints"},
 }

@@ -125,8 +125,8 @@ def test_the_labs_kernels_memoize_and_merge_printed_lines(tmp_path):
     code = f"""
         import json, os, sys
         sys.path.insert(0, {str(ROOT)!r})
-        from bookbuild import exec_cache
-        exec_cache._lab_environment()
+        from bookbuild import lab_kernels
+        lab_kernels.configure()
         startup = os.path.join(os.environ["IPYTHONDIR"], "profile_default", "startup", "00-book-memo.py")
         namespace = {{}}
         exec(compile(open(startup).read(), startup, "exec"), namespace)

@@ -186,17 +186,17 @@ def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
 
 
 def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
-    """Every file of overrides/ (templates, the CSS lean.py reads) and bookbuild/ (the hooks too), the configs."""
+    """Every file of overrides/ (templates, the CSS trim_and_minify.py reads) and bookbuild/ (the hooks too), the configs."""
     pagecache = import_module("bookbuild.pagecache")
     for rel in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "overrides/main.html",
-                "overrides/partials/alternate.html", "overrides/assets/book.css", "bookbuild/lean.py",
-                "bookbuild/katex_render.js", "bookbuild/hooks/lean.py", "bookbuild/listings.py"):
+                "overrides/partials/alternate.html", "overrides/assets/book.css", "bookbuild/trim_and_minify.py",
+                "bookbuild/katex_render.js", "bookbuild/hooks/trim_and_minify.py", "bookbuild/listings.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("one", encoding="utf-8")
     pagecache._site_digest.cache_clear()
     before = pagecache._site_digest(str(tmp_path))
     for rel in ("mkdocs.en.yml", "overrides/partials/alternate.html", "overrides/assets/book.css",
-                "bookbuild/katex_render.js", "bookbuild/hooks/lean.py", "bookbuild/listings.py"):
+                "bookbuild/katex_render.js", "bookbuild/hooks/trim_and_minify.py", "bookbuild/listings.py"):
         (tmp_path / rel).write_text("two", encoding="utf-8")
         pagecache._site_digest.cache_clear()
         after = pagecache._site_digest(str(tmp_path))
@@ -275,17 +275,17 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
 
 def test_patched_internals_are_the_code_they_were_written_from():
     """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search
-    (PATCHED) and offline_pdf replaces print-site's update_anchor_ids: each only for the source it
+    (PATCHED) and print_site_fix replaces print-site's update_anchor_ids: each only for the source it
     was written from. A new MkDocs, Material or print-site must be checked first (until then the
     caches are off, never wrong): this fails when an installed package changed one of them."""
     pagecache = import_module("bookbuild.pagecache")
-    offline_pdf = import_module("bookbuild.offline_pdf")
+    print_site_fix = import_module("bookbuild.print_site_fix")
     changed = [target for target, digests in pagecache.PATCHED.items()
                if pagecache._source_digest(pagecache.installed(target)) not in digests]
     assert not changed, (f"{changed} changed: compare each with its wrapper in bookbuild/pagecache.py, "
                          "then add its digest to PATCHED")
-    assert offline_pdf.replaced_source_digest() in offline_pdf.PRINT_SITE_SOURCES, (
-        "mkdocs_print_site_plugin.urls.update_anchor_ids changed: compare it with bookbuild/offline_pdf.py's "
+    assert print_site_fix.replaced_source_digest() in print_site_fix.PRINT_SITE_SOURCES, (
+        "mkdocs_print_site_plugin.urls.update_anchor_ids changed: compare it with bookbuild/print_site_fix.py's "
         "update_anchor_ids (its test: tests/test_pdf.py), then add its digest to PRINT_SITE_SOURCES")
 
 
@@ -319,7 +319,7 @@ MUTATORS = {"append", "extend", "add", "update", "setdefault", "insert", "pop", 
 
 def test_post_page_hooks_the_page_cache_skips_record_nothing():
     """pagecache serves an unchanged page from its cache without running the PURE_POST_PAGE hooks'
-    on_post_page: one that also records something (lean.py once listed the pages it later pointed
+    on_post_page: one that also records something (trim_and_minify.py once listed the pages it later pointed
     at the trimmed stylesheet, so a warm build kept Material's full one) loses it on a hit."""
     pagecache = import_module("bookbuild.pagecache")
     for module in sorted(pagecache.PURE_POST_PAGE):
@@ -705,23 +705,23 @@ RUN_ORDER = {
     "config": ["SearchPlugin.on_config", "MarkdownExecPlugin.on_config", "MacrosPlugin.on_config",
                "PrintSitePlugin.on_config", "bookbuild.exec_cache.on_config", "bookbuild.pagecache.on_config",
                "bookbuild.i18n.on_config", "bookbuild.playground.on_config", "bookbuild.offline_pdf.on_config",
-               "bookbuild.katex_math.on_config", "bookbuild.lean.on_config", "bookbuild.csp.on_config"],
+               "bookbuild.katex_math.on_config", "bookbuild.trim_and_minify.on_config", "bookbuild.csp.on_config"],
     "files": ["Plugin.on_files", "bookbuild.figures.on_files", "bookbuild.vendor.on_files", "bookbuild.widgets.on_files",
-              "bookbuild.playground.on_files", "bookbuild.lean.on_files"],
+              "bookbuild.playground.on_files", "bookbuild.trim_and_minify.on_files"],
     "nav": ["MacrosPlugin.on_nav", "PrintSitePlugin.on_nav", "bookbuild.offline_pdf.on_nav"],
     "page_markdown": ["bookbuild.exec_cache.on_page_markdown", "MacrosPlugin.on_page_markdown",
                       "bookbuild.playground.on_page_markdown", "bookbuild.listings.on_page_markdown"],
-    "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.i18n.on_page_content", "bookbuild.labs.on_page_content",
+    "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.cjk_lines.on_page_content", "bookbuild.labs.on_page_content",
                      "bookbuild.glossary.on_page_content", "bookbuild.katex_math.on_page_content",
                      "bookbuild.print_only.on_page_content", "bookbuild.a11y.on_page_content",
                      "bookbuild.layout_hints.on_page_content", "bookbuild.offline_pdf.on_page_content"],
     "post_page": ["Plugin.on_post_page", "bookbuild.labs.on_post_page", "bookbuild.a11y.on_post_page",
-                  "bookbuild.lean.on_post_page", "bookbuild.csp.on_post_page"],
-    "post_template": ["bookbuild.lean.on_post_template", "bookbuild.csp.on_post_template"],
+                  "bookbuild.trim_and_minify.on_post_page", "bookbuild.csp.on_post_page"],
+    "post_template": ["bookbuild.trim_and_minify.on_post_template", "bookbuild.csp.on_post_template"],
     "post_build": ["SearchPlugin.on_post_build", "MarkdownExecPlugin.on_post_build", "Plugin.on_post_build",
                    "MacrosPlugin.on_post_build", "PrintSitePlugin.on_post_build", "bookbuild.exec_cache.on_post_build",
                    "bookbuild.pagecache.on_post_build", "bookbuild.labs.on_post_build", "bookbuild.katex_math.on_post_build",
-                   "bookbuild.search.on_post_build", "bookbuild.lean.on_post_build", "bookbuild.figures.on_post_build",
+                   "bookbuild.search.on_post_build", "bookbuild.trim_and_minify.on_post_build", "bookbuild.figures.on_post_build",
                    "bookbuild.csp.on_post_build"],
     "build_error": ["bookbuild.figures.on_build_error"],
 }

@@ -1,5 +1,5 @@
 """The end of a build is cached by content and gives what the uncached computation gives: the
-site-wide scans of bookbuild/lean.py (Material's stylesheet trimmed to the site's classes) and
+site-wide scans of bookbuild/trim_and_minify.py (Material's stylesheet trimmed to the site's classes) and
 bookbuild/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what each page
 and script contributes, so a rebuild after a one-sentence edit scans the edited page and the print
 page, not all of them. A cache keyed by less than the text it scans would keep a class or a glyph
@@ -18,7 +18,7 @@ import pytest
 from book import ROOT
 from importlib import import_module
 
-lean = import_module("bookbuild.lean")
+lean = import_module("bookbuild.trim_and_minify")
 katex_math = import_module("bookbuild.katex_math")
 bookcache = sys.modules[lean.Store.__module__]   # the one the hooks import (their Store, their CACHE)
 
@@ -32,7 +32,7 @@ def test_key_parts_of_different_types_or_splits_differ():
 
 @pytest.mark.parametrize("name", ["MARKDOWN_EXEC_PYODIDE", "PRINT_SITE", "HEAD_ALTERNATE", "PLAYGROUND_CSS"])
 def test_removing_a_tag_with_its_indentation_is_re_sub_with_leading_spaces(name):
-    """lean.py searches its tags from the ``<`` on and removes the spaces before each match itself
+    """trim_and_minify.py searches its tags from the ``<`` on and removes the spaces before each match itself
     (a pattern that starts with ``[ \\t]*`` is tried at every character of a 2 MB print page):
     the result is what ``re.sub(r"[ \\t]*(?:pattern)", "")`` gives, on random mixtures of the tags,
     spaces, tabs, newlines and text."""

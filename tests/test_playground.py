@@ -233,7 +233,7 @@ def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
     # A chapter's "run this in the browser" link, through Material's instant navigation.
     page.goto(f"{base}/ch3/softmax/")
     styled = "() => [...document.styleSheets].some((s) => (s.href || '').endsWith('/assets/playground/playground.css'))"
-    assert not page.evaluate(styled)   # a chapter does not load the playground's stylesheet (lean.py)...
+    assert not page.evaluate(styled)   # a chapter does not load the playground's stylesheet (trim_and_minify.py)...
     page.click(f"a.pg-run-link[href$='listing={LISTING}']")
     page.wait_for_selector(".cm-content")
     assert "?listing=" + LISTING in page.url

@@ -1,3 +1,3 @@
-"""The two languages: plugin defaults in the page's language; Chinese source lines joined. (bookbuild/i18n.py)"""
+"""The two languages: the English site's URL, plugin defaults in the page's language. (bookbuild/i18n.py)"""
 
-from bookbuild.i18n import on_config, on_page_content  # noqa: F401
+from bookbuild.i18n import on_config  # noqa: F401

@@ -516,12 +516,12 @@ def _minify_own_js(config) -> None:
     if not todo:
         return
     if not ESBUILD.exists():
-        raise PluginError(f"lean: {ESBUILD} is missing: run `make setup` (it runs `npm ci`).")
+        raise PluginError(f"trim_and_minify: {ESBUILD} is missing: run `make setup` (it runs `npm ci`).")
     with tempfile.TemporaryDirectory() as out:
         result = subprocess.run([str(ESBUILD), *map(str, todo), "--minify", "--charset=utf8", "--legal-comments=none", "--log-level=error",
                                  f"--outdir={out}", f"--outbase={own}"], capture_output=True, text=True)
         if result.returncode != 0:
-            raise PluginError(f"lean: esbuild could not minify the book's scripts:\n{result.stderr}")
+            raise PluginError(f"trim_and_minify: esbuild could not minify the book's scripts:\n{result.stderr}")
         for source, (target, k) in todo.items():
             data = (Path(out) / source.relative_to(own)).read_bytes()
             _SCRIPTS.put(k, data)

@@ -1,3 +1,0 @@
-"""A page loads only what it uses: stylesheets trimmed, scripts minified. (bookbuild/lean.py)"""
-
-from bookbuild.lean import on_config, on_files, on_post_page, on_post_template, on_post_build  # noqa: F401
