@@ -25,10 +25,10 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.nav import Link
 
 from . import print_site_fix
+from .nav_titles import TITLES
 
 ROOT = Path(__file__).resolve().parents[1]
 PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}
-NAV_TITLES = {"zh": "下载 PDF", "en": "Download PDF"}
 
 
 print_site_fix.install()   # print-site's anchor renaming, linear (see print_site_fix.py)
@@ -57,7 +57,7 @@ def on_config(config):
 
 def on_nav(nav, config, files):
     lang = config.theme["language"]
-    nav.items.append(Link(NAV_TITLES[lang], pdf_url(lang)))
+    nav.items.append(Link(TITLES[lang]["pdf"], pdf_url(lang)))
     return nav
 
 

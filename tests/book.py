@@ -104,13 +104,16 @@ def structure(text: str) -> dict:
 
 
 def nav_files(lang: str) -> list[str]:
-    """The nav of one language's config, flattened to the list of page files in order."""
+    """The nav of one language's config (mkdocs.en.yml inherits mkdocs.yml's), flattened to the
+    list of page files in order."""
     class Loader(yaml.SafeLoader):
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
     config = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=Loader)
+    while "nav" not in config and "INHERIT" in config:
+        config = yaml.load((CONFIGS[lang].parent / config["INHERIT"]).read_text(encoding="utf-8"), Loader=Loader)
     out: list[str] = []
 
     def walk(items):

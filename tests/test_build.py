@@ -708,7 +708,8 @@ RUN_ORDER = {
                "bookbuild.katex_math.on_config", "bookbuild.trim_and_minify.on_config", "bookbuild.csp.on_config"],
     "files": ["Plugin.on_files", "bookbuild.figures.on_files", "bookbuild.vendor.on_files", "bookbuild.widgets.on_files",
               "bookbuild.playground.on_files", "bookbuild.trim_and_minify.on_files"],
-    "nav": ["MacrosPlugin.on_nav", "PrintSitePlugin.on_nav", "bookbuild.offline_pdf.on_nav"],
+    "nav": ["MacrosPlugin.on_nav", "PrintSitePlugin.on_nav", "bookbuild.nav_titles.on_nav", "bookbuild.offline_pdf.on_nav"],
+    "env": ["MarkdownExecPlugin.on_env", "bookbuild.nav_titles.on_env"],
     "page_markdown": ["bookbuild.exec_cache.on_page_markdown", "MacrosPlugin.on_page_markdown",
                       "bookbuild.playground.on_page_markdown", "bookbuild.listings.on_page_markdown"],
     "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.cjk_lines.on_page_content", "bookbuild.labs.on_page_content",
@@ -747,3 +748,20 @@ def test_hooks_run_in_the_order_mkdocs_yml_gives():
         priorities = {name(m): m.mkdocs_priority for methods in events.values() for m in methods
                       if name(m).startswith("bookbuild.") and getattr(m, "mkdocs_priority", 0)}
         assert priorities == PRIORITIES, path.name
+
+
+def test_nav_titles_come_from_the_index_pages_and_one_table():
+    """One nav (mkdocs.yml) for both languages: each section's title is its index page's H1, the
+    home page's from nav_titles.TITLES; a section that does not begin with its index page fails."""
+    from mkdocs.exceptions import PluginError
+    from mkdocs.structure.files import File
+    from mkdocs.structure.nav import Section
+    from mkdocs.structure.pages import Page
+
+    nav_titles = import_module("bookbuild.nav_titles")
+    assert not any(line.startswith("nav:") for line in (ROOT / "mkdocs.en.yml").read_text(encoding="utf-8").splitlines())
+    config = {"site_url": None, "repo_url": None, "edit_uri": None}
+    pages = [Page(None, File(uri, "docs/zh", "site", True), config) for uri in ("ch3/index.md", "ch3/qkv.md")]
+    assert nav_titles.index_page(Section("ch3", pages)) is pages[0]
+    with pytest.raises(PluginError, match=r"section 'ch3' in mkdocs.yml must begin with its index page .*not ch3/qkv.md"):
+        nav_titles.index_page(Section("ch3", pages[1:]))

@@ -82,13 +82,10 @@ def printed(line: str, text: str, every: bool = True) -> bool:
 
 
 def chapter_titles(lang: str) -> list[str]:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    nav = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=Loader)["nav"]
-    return [title for item in nav if isinstance(item, dict) for title, value in item.items() if isinstance(value, list)]
+    """The nav's section titles: each section's index page's H1 (bookbuild/nav_titles.py)."""
+    indexes = [f for f in nav_files(lang) if f.endswith("/index.md")]
+    return [next(line[2:].strip() for line in (ROOT / "docs" / lang / f).read_text(encoding="utf-8").splitlines()
+                 if line.startswith("# ")) for f in indexes]
 
 
 @functools.cache
