@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .layout_hints import VOID   # the elements without an end tag
+from .html_tags import VOID, tokens
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
@@ -63,7 +63,6 @@ _WORD = r"[A-Za-z](?:[\w'’.-]|&#?\w+;)*"
 FOREIGN_RUN = {"zh": (re.compile(rf"{_WORD}(?:[ ,:;!?–—-]+{_WORD}){{2,}}"), "en"),
                "en": (re.compile(r"(?:[A-Za-z0-9]+(?=[\u3400-\u9fff]))?[\u3400-\u9fff]"
                                  r"(?:[\u3400-\u9fff\u3000-\u303f\uff00-\uffef\u2018-\u201d\w ·—…/+-]*[\u3400-\u9fff\u3000-\u303f\uff00-\uffef\u201d])?"), "zh")}
-_TOKEN = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>|[^<]+|<", re.S)
 NOT_PROSE = {"script", "style", "pre", "code", "svg", "math", "kbd", "samp", "textarea"}
 NOT_PROSE_CLASS = re.compile(r'\bclass="[^"]*\b(?:katex|arithmatex|highlight|highlight-ipynb|clipboard-copy-txt)\b')
 
@@ -82,20 +81,20 @@ def language_of_parts(html: str, lang: str) -> str:
     """
     run, other = FOREIGN_RUN[lang]
     out, stack = [], []   # stack: (tag, text inside is left alone)
-    for token in _TOKEN.finditer(html):
-        text, closing, tag = token[0], token[1], (token[2] or "").lower()
+    for text, token in tokens(html):
+        closing, tag = (token["closing"], (token["name"] or "").lower()) if token else (None, "")
         if tag:
             if closing:
                 for i in range(len(stack) - 1, -1, -1):   # close the innermost element of that name
                     if stack[i][0] == tag:
                         del stack[i:]
                         break
-            elif tag not in VOID and not text.endswith("/>"):
-                attrs = token[3] or ""
+            elif tag not in VOID and not token["selfclosing"]:
+                attrs = token["attrs"] or ""
                 alone = (tag in NOT_PROSE or bool(NOT_PROSE_CLASS.search(attrs)) or " lang=" in attrs
                          or bool(stack and stack[-1][1]))
                 stack.append((tag, alone))
-        elif not text.startswith("<") and not (stack and stack[-1][1]) and run.search(text):
+        elif token is None and not (stack and stack[-1][1]) and run.search(text):
             text = run.sub(lambda m: f'<span lang="{other}">{m[0]}</span>', text)
         out.append(text)
     return "".join(out)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 from .bookcache import Store, key, sources
+from .html_tags import TAG, VOID
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,9 +113,6 @@ _SKIP = {"a", "abbr", "code", "pre", "kbd", "samp", "script", "style", "svg", "m
          "textarea", "select", "summary", "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6",
          "label", "title"}
 _SKIP_CLASS = re.compile(r'class="[^"]*\b(arithmatex|katex|md-typeset__scrollwrap-skip|gloss|headerlink)\b')
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-         "track", "wbr"}
-_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*?)(/?)>", re.S)
 
 
 def _pattern(word: str) -> str:
@@ -181,7 +179,7 @@ def add_tooltips(html: str, lang: str) -> str:
         pieces.append(chunk[last:])
         return "".join(pieces)
 
-    for m in _TAG.finditer(html):
+    for m in TAG.finditer(html):
         out.append(text(html[pos:m.start()]))
         out.append(m.group(0))
         pos = m.end()
@@ -193,7 +191,7 @@ def add_tooltips(html: str, lang: str) -> str:
                 if stack[i][0] == name:
                     del stack[i:]
                     break
-        elif not selfclosing and name not in _VOID:
+        elif not selfclosing and name not in VOID:
             stack.append((name, name in _SKIP or bool(_SKIP_CLASS.search(attrs))))
     out.append(text(html[pos:]))
     return "".join(out)

@@ -30,8 +30,8 @@ import math
 import re
 import unicodedata
 
-TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w-]*)\b[^>]*?(/?)>", re.S)
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+from .html_tags import TAG, VOID
+
 HINTED = {"p": 1.0, "h2": 1.5625, "h3": 1.25, "h4": 1.0}   # font size in em of the text around
 LINE_EM = {"phone": 18.0, "wide": 42.8}   # a line's width in em of 16 px text (see the docstring)
 TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
@@ -43,7 +43,7 @@ def element_end(text: str, start: int) -> int:
     depth = 0
     for m in TAG.finditer(text, start):
         tag = (m[2] or "").lower()
-        if not tag or tag in VOID or m[3]:
+        if not tag or tag in VOID or m["selfclosing"]:
             continue
         depth += -1 if m[1] else 1
         if depth == 0:
@@ -84,7 +84,7 @@ def blocks(content: str):
     """(start, end of the start tag, end, tag) of each top-level <p>, <h2>, <h3>, <h4>."""
     depth, start = 0, None
     for m in TAG.finditer(content):
-        closing, tag, selfclosing = m[1], (m[2] or "").lower(), m[3]
+        closing, tag, selfclosing = m["closing"], (m["name"] or "").lower(), m["selfclosing"]
         if not tag or tag in VOID or selfclosing:
             continue
         if not closing:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>", re.S)
+from .html_tags import TAG, VOID
+
 PRINT_ONLY = re.compile(r"""\bclass=["'][^"']*\bprint-only\b""")
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
 def lazy_print_only_images(html: str) -> str:
