@@ -464,6 +464,7 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="book-serve-"))
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     server = http.server.ThreadingHTTPServer((args.host, args.port), None)
+    builders, observer = {}, None
     try:
         builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
         pyodide = {}
@@ -479,14 +480,12 @@ def main() -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        for builder in locals().get("builders", {}).values():
+        for builder in builders.values():
             builder.stop()
         server.server_close()
         shutil.rmtree(workdir, ignore_errors=True)
-        try:
+        if observer is not None:
             observer.stop()
-        except NameError:
-            pass
 
 
 if __name__ == "__main__":
