@@ -16,7 +16,7 @@ tests and ``tools/listings.py`` (run a listing as one book shows it).
 
 In the build, a page includes a listing with an executed fence holding one line,
 ``--8<-- "chN/name.py"``. Before markdown-exec runs it, :func:`on_page_markdown` (the hook
-docs/hooks/listings.py) replaces that line with the file filtered for the page's language: so
+bookbuild/hooks/listings.py) replaces that line with the file filtered for the page's language: so
 the Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both
 the unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros
 plugin never sees the code (no Jinja in listings), and bookbuild/playground.py and
