@@ -23,7 +23,7 @@ setup: sysdeps $(VENV)/.installed node_modules/.installed .cache/pyodide/.verifi
 
 # Pyodide + the official numpy wheel for the playground, fetched from npm and PyPI and checked
 # against the sha256 pins in tools/pyodide-manifest.json (cached in .cache/, never committed).
-.cache/pyodide/.verified: tools/vendor_pyodide.py tools/pyodide-manifest.json $(VENV)/.installed
+.cache/pyodide/.verified: tools/vendor_pyodide.py bookbuild/vendor_pyodide.py tools/pyodide-manifest.json $(VENV)/.installed
 	$(BIN)/python tools/vendor_pyodide.py
 	touch $@
 

@@ -35,7 +35,7 @@ import numbers
 
 import numpy as np
 
-from . import tinygpt
+from . import copy_results, tinygpt, training
 
 __all__ = [
     "head_outputs",
@@ -164,7 +164,7 @@ def ablate(params, tokens, targets, heads, how="zero", layer=0):
     """Loss and accuracy on (tokens, targets) with ``heads`` of ``layer`` taken out.
 
     targets: the next token at each position, -1 where nothing is scored (as in
-    :func:`attnkit.tinygpt.copy_batch`). Returns {"loss": mean cross-entropy over the scored
+    :func:`attnkit.copytask.copy_batch`). Returns {"loss": mean cross-entropy over the scored
     positions, "accuracy": share of them where the top score is the target}.
     """
     logits = ablated_logits(params, tokens, heads, how, layer)
@@ -206,9 +206,9 @@ def sink_share(weights, rows, column=0):
 
 @functools.lru_cache(maxsize=1)
 def _report():
-    c = tinygpt.BOOK
-    params, _ = tinygpt.trained(**c)
-    tokens, targets = tinygpt.held_out(**c)
+    c = training.BOOK
+    params, _ = training.trained(**c)
+    tokens, targets = copy_results.held_out(**c)
     h = c["n_heads"]
     _, cache = tinygpt.forward(params, tokens)
     weights = cache["h0"]["attn"]["weights"]              # (sequences, H, n, n)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from bookbuild import listings  # the [zh]/[en] line filter the build uses
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SNIPPETS = ROOT / "snippets"
@@ -23,20 +25,17 @@ HEADING = re.compile(r"^(?P<level>#{1,6})\s+\S")
 
 
 def load_file(path: Path, name: str | None = None):
-    """A repository file (a build hook, a tool) loaded as a module by its path: hooks and tools
-    are not importable packages. ``load_file(ROOT / "docs" / "hooks" / "widgets.py")``."""
+    """A command-line program of tools/ loaded as a module by its path (tools/ is not a package;
+    the build's modules are: ``from bookbuild import widgets``). ``load_file(ROOT / "tools" / "pdf.py")``."""
     path = Path(path)
     spec = importlib.util.spec_from_file_location(name or f"attnbook_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))   # as MkDocs does: a hook imports its siblings (bookcache)
+    sys.path.insert(0, str(path.parent))   # as Python does for a script: a tool imports its siblings (serve: build)
     try:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(path.parent))
     return module
-
-
-listings = load_file(ROOT / "tools" / "listings.py")  # the [zh]/[en] line filter the build uses
 
 
 def listing_source(name: str, lang: str) -> str:
@@ -105,13 +104,16 @@ def structure(text: str) -> dict:
 
 
 def nav_files(lang: str) -> list[str]:
-    """The nav of one language's config, flattened to the list of page files in order."""
+    """The nav of one language's config (mkdocs.en.yml inherits mkdocs.yml's), flattened to the
+    list of page files in order."""
     class Loader(yaml.SafeLoader):
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
     config = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=Loader)
+    while "nav" not in config and "INHERIT" in config:
+        config = yaml.load((CONFIGS[lang].parent / config["INHERIT"]).read_text(encoding="utf-8"), Loader=Loader)
     out: list[str] = []
 
     def walk(items):

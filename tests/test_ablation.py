@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnkit import ablation, tinygpt
+from attnkit import ablation, copy_results, tinygpt
 
 
 def _model(n_layers=2, seed=3):
@@ -83,7 +83,7 @@ def test_ablate_measures_loss_and_accuracy_like_tinygpt():
     logits, _ = tinygpt.forward(params, tokens)
     loss, _ = tinygpt.cross_entropy(logits, targets)
     assert got["loss"] == pytest.approx(loss, abs=1e-12)
-    assert got["accuracy"] == pytest.approx(tinygpt.accuracy(params, tokens, targets), abs=1e-12)
+    assert got["accuracy"] == pytest.approx(copy_results.accuracy(params, tokens, targets), abs=1e-12)
 
 
 def test_head_norms_are_the_mean_length_over_scored_positions():

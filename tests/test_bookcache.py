@@ -1,4 +1,4 @@
-"""docs/hooks/bookcache.py as the figure workers use it: memoized computations are shared between
+"""bookbuild/bookcache.py as the figure workers use it: memoized computations are shared between
 processes without changing a figure, and two processes asking for the same call compute it once.
 
 Each check runs in fresh interpreters (memoize replaces attnkit functions in the process that
@@ -15,14 +15,14 @@ import textwrap
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
+from importlib import import_module
 
-HOOKS = ROOT / "docs" / "hooks"
-bookcache = load_file(HOOKS / "bookcache.py", "bookcache")
+bookcache = import_module("bookbuild.bookcache")
 
 
 def python(code: str, cache, **popen) -> subprocess.Popen:
-    env = dict(os.environ, BOOK_CACHE=str(cache), PYTHONPATH=os.pathsep.join([str(HOOKS), str(ROOT)]))
+    env = dict(os.environ, BOOK_CACHE=str(cache), PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
 
@@ -32,7 +32,8 @@ def test_two_processes_asking_for_the_same_call_compute_it_once(tmp_path):
     second must wait for the first's result, not compute it again (the lock in memo)."""
     calls = tmp_path / "calls.txt"
     code = f"""
-        import time, bookcache
+        import time
+        from bookbuild import bookcache
         def slow(x):
             with open({str(calls)!r}, "a") as f:
                 f.write("called\\n")
@@ -53,7 +54,8 @@ def test_memoized_figure_workers_draw_the_same_bytes(tmp_path):
     render_svg's bytes, on a miss and on a hit; ch3-softmax-saturation calls two of them."""
     assert "attnkit.measure.scaling_experiment" in bookcache.MEMOIZED
     code = """
-        import bookcache, sys
+        import sys
+        from bookbuild import bookcache
         from attnkit.figures import render_svg
         plain = render_svg("ch3-softmax-saturation", "en")
         names = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores")
@@ -93,7 +95,7 @@ def test_a_default_given_or_left_out_is_one_call(tmp_path):
     memoized function (a page's memo after memoize) computes once, without waiting on itself."""
     calls = tmp_path / "calls.txt"
     code = f"""
-        import bookcache
+        from bookbuild import bookcache
         def train(start, steps=800, lr=5.0, seed=3):
             with open({str(calls)!r}, "a") as f:
                 f.write(f"{{start}} {{seed}}\\n")
@@ -122,9 +124,9 @@ def test_the_labs_kernels_memoize_and_merge_printed_lines(tmp_path):
     cell's printed lines into one output (a lab prints the same page however fast it prints)."""
     code = f"""
         import json, os, sys
-        sys.path.insert(0, {str(HOOKS)!r})
-        import exec_cache
-        exec_cache._lab_environment()
+        sys.path.insert(0, {str(ROOT)!r})
+        from bookbuild import lab_kernels
+        lab_kernels.configure()
         startup = os.path.join(os.environ["IPYTHONDIR"], "profile_default", "startup", "00-book-memo.py")
         namespace = {{}}
         exec(compile(open(startup).read(), startup, "exec"), namespace)

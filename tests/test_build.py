@@ -23,11 +23,12 @@ from pathlib import Path
 import pytest
 
 from book import ROOT, load_file
+from importlib import import_module
 
-HOOKS = ROOT / "docs" / "hooks"
+BOOKBUILD = ROOT / "bookbuild"
 
 
-bookcache = load_file(HOOKS / "bookcache.py", "bookcache")
+bookcache = import_module("bookbuild.bookcache")
 serve_tool = load_file(ROOT / "tools" / "serve.py", "serve_tool")
 copy_repo = serve_tool.book_build.copy_repo
 
@@ -67,14 +68,15 @@ def test_tools_do_not_import_from_tests():
 
 
 def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkeypatch):
-    figures = load_file(HOOKS / "figures.py", "figures_hook")
+    figures = import_module("bookbuild.figures")
     fake = tmp_path / "figures"
     fake.mkdir()
     for name in ("__init__.py", "_style.py", "ch3.py", "ch4.py"):
         (fake / name).write_text(f"# {name}\n")
     monkeypatch.setattr(figures, "FIGURE_DIR", fake)
-    monkeypatch.setattr(bookcache, "ROOT", tmp_path)
-    monkeypatch.setattr(figures, "sources", bookcache.sources)
+    # the fake modules by their path under tmp_path, as bookcache.sources keys files under the repository
+    monkeypatch.setattr(figures, "sources", lambda paths: bookcache.key(
+        *[(p.relative_to(tmp_path).as_posix(), p.read_bytes()) for p in sorted(paths)]))
     k = figures.figure_key("ch3-x", "ch3.py", "zh")
     assert figures.figure_key("ch3-x", "ch3.py", "en") != k, "language"
     assert figures.figure_key("ch3-y", "ch3.py", "zh") != k, "figure id"
@@ -90,7 +92,7 @@ def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkey
 
 
 def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
-    exec_cache = load_file(HOOKS / "exec_cache.py", "exec_cache_hook")
+    exec_cache = import_module("bookbuild.exec_cache")
     for lang in ("zh", "en"):
         modules = exec_cache.lab_figure_modules(ROOT / "docs" / lang)
         assert modules is not None and {"__init__.py", "_style.py", "ch4.py"} <= modules, modules
@@ -108,7 +110,7 @@ def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
 
 
 def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
-    labs = load_file(HOOKS / "labs.py", "labs_hook")
+    labs = import_module("bookbuild.labs")
     one = '<div class="jp-Cell" id="cell-id=ba183d06">a</div><div id="cell-id=e4d88532">b</div>'
     two = '<div class="jp-Cell" id="cell-id=989240eb">a</div><div id="cell-id=ebcfa9c6">b</div>'
     assert labs.fixed_cell_ids(one) == labs.fixed_cell_ids(two)
@@ -120,7 +122,7 @@ def test_search_entries_are_keyed_by_the_page_and_the_search_settings():
     split, so a change of mkdocs.yml's search section must miss the cache."""
     import types
 
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    pagecache = import_module("bookbuild.pagecache")
     page = types.SimpleNamespace(meta={}, content="<p>小猫</p>", toc=[], url="ch3/", title="3.3")
     options = {"lang": ["zh"], "separator": r"[\s\-]+"}
     same = pagecache._search_key(page, dict(options))
@@ -155,7 +157,7 @@ def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
     another page's title (the nav and prev/next), the config (site_url, config.extra, a plugin's
     settings), the page's content, toc or meta. The build's output folder does not count
     (tools/serve.py builds each version into a new one)."""
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    pagecache = import_module("bookbuild.pagecache")
     page, config, nav = _fake_site()
 
     def page_key(page=page, config=config, nav=nav):
@@ -184,17 +186,17 @@ def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
 
 
 def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
-    """Every file of overrides/ (templates, the CSS lean.py reads) and docs/hooks/, the configs."""
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    """Every file of overrides/ (templates, the CSS trim_and_minify.py reads) and bookbuild/ (the hooks too), the configs."""
+    pagecache = import_module("bookbuild.pagecache")
     for rel in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "overrides/main.html",
-                "overrides/partials/alternate.html", "overrides/assets/book.css", "docs/hooks/lean.py",
-                "docs/hooks/katex_render.js"):
+                "overrides/partials/alternate.html", "overrides/assets/book.css", "bookbuild/trim_and_minify.py",
+                "bookbuild/katex_render.js", "bookbuild/hooks/trim_and_minify.py", "bookbuild/listings.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("one", encoding="utf-8")
     pagecache._site_digest.cache_clear()
     before = pagecache._site_digest(str(tmp_path))
     for rel in ("mkdocs.en.yml", "overrides/partials/alternate.html", "overrides/assets/book.css",
-                "docs/hooks/katex_render.js"):
+                "bookbuild/katex_render.js", "bookbuild/hooks/trim_and_minify.py", "bookbuild/listings.py"):
         (tmp_path / rel).write_text("two", encoding="utf-8")
         pagecache._site_digest.cache_clear()
         after = pagecache._site_digest(str(tmp_path))
@@ -214,21 +216,21 @@ def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
 def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(tmp_path, monkeypatch):
     """The Markdown->HTML cache (pagecache._populate_page): an edit of an attnkit function a macro
     calls, of a listing the page includes (every listing when it includes files another way), of
-    attnkit/figures/ when the page names figures, of the listing filter (tools/), of
-    docs/glossary.yml or of KaTeX's version must miss; so must the page's own bytes and
+    attnkit/figures/ when the page names figures, of docs/glossary.yml or of KaTeX's version
+    must miss (the listing filter is bookbuild/listings.py, in the site digest); so must the page's own bytes and
     markdown-exec's counters at its start."""
     import types
 
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
-    cache_module = sys.modules["bookcache"]          # the one pagecache imported
-    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py", "tools/listings.py",
+    pagecache = import_module("bookbuild.pagecache")
+    cache_module = import_module("bookbuild.bookcache")
+    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py",
                 "docs/glossary.yml", "package-lock.json"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("one\n", encoding="utf-8")
     monkeypatch.setattr(cache_module, "ROOT", tmp_path)
     monkeypatch.setattr(cache_module, "ATTNKIT", tmp_path / "attnkit")
     monkeypatch.setattr(pagecache, "ROOT", tmp_path)
-    cache_module._LISTED.clear()
+    monkeypatch.setattr(cache_module, "_LISTED", {})   # attnkit's file list under tmp_path, for this test only
 
     def inputs():
         pagecache._book_inputs.cache_clear()
@@ -236,7 +238,7 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
 
     before = inputs()
     assert inputs() == before
-    for rel in ("tools/listings.py", "docs/glossary.yml", "package-lock.json"):
+    for rel in ("docs/glossary.yml", "package-lock.json"):
         (tmp_path / rel).write_text("two\n", encoding="utf-8")
         after = inputs()
         assert after != before, f"{rel} is not in the converted page's key"
@@ -271,16 +273,45 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
     assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
 
 
-def test_page_cache_wraps_only_the_mkdocs_build_page_it_was_written_from():
-    """pagecache repeats MkDocs' _build_page around its cache; a new MkDocs must be checked first
-    (until then the cache is off, never wrong). Fails when the installed MkDocs changed it."""
-    import mkdocs.commands.build as build
+def test_patched_internals_are_the_code_they_were_written_from():
+    """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search
+    (PATCHED) and print_site_fix replaces print-site's update_anchor_ids: each only for the source it
+    was written from. A new MkDocs, Material or print-site must be checked first (until then the
+    caches are off, never wrong): this fails when an installed package changed one of them."""
+    pagecache = import_module("bookbuild.pagecache")
+    print_site_fix = import_module("bookbuild.print_site_fix")
+    changed = [target for target, digests in pagecache.PATCHED.items()
+               if pagecache._source_digest(pagecache.installed(target)) not in digests]
+    assert not changed, (f"{changed} changed: compare each with its wrapper in bookbuild/pagecache.py, "
+                         "then add its digest to PATCHED")
+    assert print_site_fix.replaced_source_digest() in print_site_fix.PRINT_SITE_SOURCES, (
+        "mkdocs_print_site_plugin.urls.update_anchor_ids changed: compare it with bookbuild/print_site_fix.py's "
+        "update_anchor_ids (its test: tests/test_pdf.py), then add its digest to PRINT_SITE_SOURCES")
 
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
-    original = getattr(build._build_page, "__wrapped__", build._build_page)
-    assert pagecache._source_digest(original) in pagecache.BUILD_PAGE_SOURCES, (
-        "mkdocs.commands.build._build_page changed: compare it with pagecache._cached_build_page, "
-        "then add its digest to BUILD_PAGE_SOURCES")
+
+def test_page_handlers_unknown_to_the_page_cache_fail_the_build():
+    """Every page-event handler of both configs is in KNOWN_PAGE_HANDLERS, and one that is not
+    fails the build with a message that says what to do (it used to switch the cache off)."""
+    import types
+
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import PluginError
+
+    pagecache = import_module("bookbuild.pagecache")
+    for lang, path in (("zh", ROOT / "mkdocs.yml"), ("en", ROOT / "mkdocs.en.yml")):
+        config = load_config(config_file=str(path))
+        assert pagecache._unknown_page_handlers(config) == [], lang
+        pagecache.check_page_handlers(config)
+
+    def on_page_content(html, page, config, files):
+        return html
+
+    on_page_content.__module__ = "bookbuild.newhook"
+    events = {event: [] for event in pagecache.KNOWN_PAGE_HANDLERS}
+    events["page_content"].append(on_page_content)
+    fake = types.SimpleNamespace(plugins=types.SimpleNamespace(events=events))
+    with pytest.raises(PluginError, match=r"page_content: bookbuild\.newhook.*KNOWN_PAGE_HANDLERS in bookbuild/pagecache\.py"):
+        pagecache.check_page_handlers(fake)
 
 
 MUTATORS = {"append", "extend", "add", "update", "setdefault", "insert", "pop", "clear", "remove", "discard"}
@@ -288,10 +319,11 @@ MUTATORS = {"append", "extend", "add", "update", "setdefault", "insert", "pop", 
 
 def test_post_page_hooks_the_page_cache_skips_record_nothing():
     """pagecache serves an unchanged page from its cache without running the PURE_POST_PAGE hooks'
-    on_post_page: one that also records something (lean.py once listed the pages it later pointed
+    on_post_page: one that also records something (trim_and_minify.py once listed the pages it later pointed
     at the trimmed stylesheet, so a warm build kept Material's full one) loses it on a hit."""
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
-    for rel in sorted(pagecache.PURE_POST_PAGE):
+    pagecache = import_module("bookbuild.pagecache")
+    for module in sorted(pagecache.PURE_POST_PAGE):
+        rel = Path(import_module(module).__file__).relative_to(ROOT).as_posix()
         tree = ast.parse((ROOT / rel).read_bytes())
         module_names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
                         for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
@@ -314,7 +346,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     ``session=`` listings, or a page that includes another file."""
     import types
 
-    pagecache = load_file(HOOKS / "pagecache.py", "pagecache_hook")
+    pagecache = import_module("bookbuild.pagecache")
     md = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md"))
     lab = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch4/lab-heads.py"))
     assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
@@ -329,11 +361,11 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     assert not pagecache._cacheable(md, b'  ~~~console exec="1"\n$ cat x\n~~~')
     assert pagecache._cacheable(md, b'```python exec="on" result="text"\nprint(1)\n```\n```bash\nmake serve\n```')
     # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
-    source = (HOOKS / "macros.py").read_text(encoding="utf-8") + (HOOKS / "glossary.py").read_text(encoding="utf-8")
+    source = (BOOKBUILD / "macros.py").read_text(encoding="utf-8") + (BOOKBUILD / "glossary.py").read_text(encoding="utf-8")
     defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
     defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
     unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
-    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in docs/hooks/pagecache.py if "
+    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in bookbuild/pagecache.py if "
                               "their result depends only on attnkit, snippets/, the glossary and the page's own source")
 
 
@@ -358,7 +390,7 @@ def test_figure_modules_do_nothing_at_import_but_define_and_register():
 
 
 def test_environment_key_covers_numpy_matplotlib_and_fonts():
-    text = (HOOKS / "bookcache.py").read_text(encoding="utf-8")
+    text = (BOOKBUILD / "bookcache.py").read_text(encoding="utf-8")
     body = text[text.index("def environment"):text.index("class Store")]
     for part in ('"numpy"', '"matplotlib"', "fonts", "sys.version"):
         assert part in body, part
@@ -380,7 +412,7 @@ def test_memo_is_keyed_by_arguments_and_survives_processes(tmp_path, monkeypatch
 
 
 def test_glossary_errors_name_the_entry():
-    glossary = load_file(HOOKS / "glossary.py", "glossary_hook_for_errors")
+    glossary = import_module("bookbuild.glossary")
     cases = [
         ([{"id": "softmax", "zh": "softmax", "en": "softmax", "short": {"zh": "x"}}], "entry id 'softmax': short.en"),
         ([{"zh": "注意力", "en": "attention"}], "entry #1 (注意力): id"),
@@ -397,12 +429,13 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert serve_tool.langs_for(ROOT / "docs" / "zh" / "ch3" / "softmax.md") == {"zh"}
     assert serve_tool.langs_for(ROOT / "docs" / "en" / "ch3" / "softmax.md") == {"en"}
     assert serve_tool.langs_for(ROOT / "mkdocs.en.yml") == {"en"}
-    for shared in ("docs/glossary.yml", "mkdocs.yml", "attnkit/core.py", "snippets/ch3/qkv.py", "docs/hooks/figures.py"):
+    for shared in ("docs/glossary.yml", "mkdocs.yml", "attnkit/core.py", "snippets/ch3/qkv.py", "bookbuild/figures.py",
+                   "bookbuild/hooks/figures.py"):
         assert serve_tool.langs_for(ROOT / shared) == {"zh", "en"}, shared
     for beside in ("serve.log", "notes.txt", ".mkdocs.yml.swp"):   # beside the configs, not a source
         assert serve_tool.langs_for(ROOT / beside) == set(), beside
     watched = {Path(p).parts[0] for p in serve_tool.WATCHED}
-    assert {"docs", "attnkit", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
+    assert {"docs", "attnkit", "bookbuild", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 
 
 def test_serve_goes_on_with_a_prepared_build_only_after_page_edits():
@@ -412,7 +445,7 @@ def test_serve_goes_on_with_a_prepared_build_only_after_page_edits():
     assert page_only(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
     assert page_only(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
     assert not page_only(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
-    for other in ("docs/zh/ch4/lab-heads.py", "docs/glossary.yml", "docs/hooks/macros.py", "mkdocs.yml", "mkdocs.en.yml",
+    for other in ("docs/zh/ch4/lab-heads.py", "docs/glossary.yml", "bookbuild/macros.py", "mkdocs.yml", "mkdocs.en.yml",
                   "attnkit/core.py", "snippets/ch3/qkv.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages"):
         assert not page_only(ROOT / other, "zh") and not page_only(ROOT / other, "en"), other
     assert not page_only(Path("/tmp/elsewhere.md"), "zh")
@@ -646,8 +679,89 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
 
 def test_contributing_lists_every_cache_the_hooks_keep():
     """A contributor reads CONTRIBUTING.md's table to know what a cache holds and what
-    invalidates it: every Store("name") of docs/hooks/ has its row there."""
-    names = {m for path in HOOKS.glob("*.py") for m in re.findall(r'Store\("([\w-]+)"', path.read_text(encoding="utf-8"))}
+    invalidates it: every Store("name") of bookbuild/ has its row there."""
+    names = {m for path in BOOKBUILD.glob("*.py") for m in re.findall(r'Store\("([\w-]+)"', path.read_text(encoding="utf-8"))}
     table = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     missing = sorted(n for n in names if f"`.cache/{n}/" not in table)
     assert not missing, "CONTRIBUTING.md's cache table has no row for " + ", ".join(f".cache/{n}/" for n in missing)
+
+
+def test_every_cache_is_under_book_cache(tmp_path):
+    """BOOK_CACHE moves every cache (a cold build reads none): only bookcache.py names .cache
+    (and vendor_pyodide.py, whose downloads are not a build cache); KaTeX's formulas follow it."""
+    named = sorted(p.relative_to(ROOT).as_posix() for p in BOOKBUILD.rglob("*.py") if '".cache"' in p.read_text(encoding="utf-8"))
+    assert named == ["bookbuild/bookcache.py", "bookbuild/vendor_pyodide.py"], named
+    code = "from bookbuild import katex_math; print(katex_math.CACHE)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, BOOK_CACHE=str(tmp_path)),
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(out).is_relative_to(tmp_path), out
+
+
+# The order in which every event's handlers run, as it was when the priorities were spread over ten
+# files (December 2026): mkdocs.yml's `hooks:` list and four priorities (the comment above it) give it.
+# A plugin's handler is named by its class, a hook's by bookbuild.<module>.<function>.
+RUN_ORDER = {
+    "shutdown": ["bookbuild.katex_math.on_shutdown"],
+    "config": ["SearchPlugin.on_config", "MarkdownExecPlugin.on_config", "MacrosPlugin.on_config",
+               "PrintSitePlugin.on_config", "bookbuild.exec_cache.on_config", "bookbuild.pagecache.on_config",
+               "bookbuild.i18n.on_config", "bookbuild.playground.on_config", "bookbuild.offline_pdf.on_config",
+               "bookbuild.katex_math.on_config", "bookbuild.trim_and_minify.on_config", "bookbuild.csp.on_config"],
+    "files": ["Plugin.on_files", "bookbuild.figures.on_files", "bookbuild.vendor.on_files", "bookbuild.widgets.on_files",
+              "bookbuild.playground.on_files", "bookbuild.trim_and_minify.on_files"],
+    "nav": ["MacrosPlugin.on_nav", "PrintSitePlugin.on_nav", "bookbuild.nav_titles.on_nav", "bookbuild.offline_pdf.on_nav"],
+    "env": ["MarkdownExecPlugin.on_env", "bookbuild.nav_titles.on_env"],
+    "page_markdown": ["bookbuild.exec_cache.on_page_markdown", "MacrosPlugin.on_page_markdown",
+                      "bookbuild.playground.on_page_markdown", "bookbuild.listings.on_page_markdown"],
+    "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.cjk_lines.on_page_content", "bookbuild.labs.on_page_content",
+                     "bookbuild.glossary.on_page_content", "bookbuild.katex_math.on_page_content",
+                     "bookbuild.print_only.on_page_content", "bookbuild.a11y.on_page_content",
+                     "bookbuild.layout_hints.on_page_content", "bookbuild.offline_pdf.on_page_content"],
+    "post_page": ["Plugin.on_post_page", "bookbuild.labs.on_post_page", "bookbuild.a11y.on_post_page",
+                  "bookbuild.trim_and_minify.on_post_page", "bookbuild.csp.on_post_page"],
+    "post_template": ["bookbuild.trim_and_minify.on_post_template", "bookbuild.csp.on_post_template"],
+    "post_build": ["SearchPlugin.on_post_build", "MarkdownExecPlugin.on_post_build", "Plugin.on_post_build",
+                   "MacrosPlugin.on_post_build", "PrintSitePlugin.on_post_build", "bookbuild.exec_cache.on_post_build",
+                   "bookbuild.pagecache.on_post_build", "bookbuild.labs.on_post_build", "bookbuild.katex_math.on_post_build",
+                   "bookbuild.search.on_post_build", "bookbuild.trim_and_minify.on_post_build", "bookbuild.figures.on_post_build",
+                   "bookbuild.csp.on_post_build"],
+    "build_error": ["bookbuild.figures.on_build_error"],
+}
+# the only handlers with a priority of their own (mkdocs.yml, the comment above `hooks:`)
+PRIORITIES = {"bookbuild.exec_cache.on_page_markdown": 100, "bookbuild.offline_pdf.on_page_content": -100,
+              "bookbuild.figures.on_post_build": -100, "bookbuild.csp.on_post_build": -100}
+
+
+def test_hooks_run_in_the_order_mkdocs_yml_gives():
+    """Each event's handlers, in the order MkDocs runs them, in both configs: the hooks list in
+    mkdocs.yml and the four priorities written above it, nothing else."""
+    from mkdocs.config import load_config
+
+    def name(method):
+        module = getattr(method, "__module__", "?")
+        return f"{module}.{method.__qualname__}" if module.startswith("bookbuild.") else method.__qualname__
+
+    for path in (ROOT / "mkdocs.yml", ROOT / "mkdocs.en.yml"):
+        events = load_config(config_file=str(path)).plugins.events
+        hooks = {event: [name(m) for m in methods] for event, methods in events.items()
+                 if any(name(m).startswith("bookbuild.") for m in methods)}
+        assert hooks == RUN_ORDER, path.name
+        priorities = {name(m): m.mkdocs_priority for methods in events.values() for m in methods
+                      if name(m).startswith("bookbuild.") and getattr(m, "mkdocs_priority", 0)}
+        assert priorities == PRIORITIES, path.name
+
+
+def test_nav_titles_come_from_the_index_pages_and_one_table():
+    """One nav (mkdocs.yml) for both languages: each section's title is its index page's H1, the
+    home page's from nav_titles.TITLES; a section that does not begin with its index page fails."""
+    from mkdocs.exceptions import PluginError
+    from mkdocs.structure.files import File
+    from mkdocs.structure.nav import Section
+    from mkdocs.structure.pages import Page
+
+    nav_titles = import_module("bookbuild.nav_titles")
+    assert not any(line.startswith("nav:") for line in (ROOT / "mkdocs.en.yml").read_text(encoding="utf-8").splitlines())
+    config = {"site_url": None, "repo_url": None, "edit_uri": None}
+    pages = [Page(None, File(uri, "docs/zh", "site", True), config) for uri in ("ch3/index.md", "ch3/qkv.md")]
+    assert nav_titles.index_page(Section("ch3", pages)) is pages[0]
+    with pytest.raises(PluginError, match=r"section 'ch3' in mkdocs.yml must begin with its index page .*not ch3/qkv.md"):
+        nav_titles.index_page(Section("ch3", pages[1:]))

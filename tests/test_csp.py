@@ -1,4 +1,4 @@
-"""A strict Content-Security-Policy on every built page (docs/hooks/csp.py), and no page breaks it."""
+"""A strict Content-Security-Policy on every built page (bookbuild/csp.py), and no page breaks it."""
 
 from __future__ import annotations
 

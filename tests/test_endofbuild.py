@@ -1,6 +1,6 @@
 """The end of a build is cached by content and gives what the uncached computation gives: the
-site-wide scans of docs/hooks/lean.py (Material's stylesheet trimmed to the site's classes) and
-docs/hooks/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what each page
+site-wide scans of bookbuild/trim_and_minify.py (Material's stylesheet trimmed to the site's classes) and
+bookbuild/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what each page
 and script contributes, so a rebuild after a one-sentence edit scans the edited page and the print
 page, not all of them. A cache keyed by less than the text it scans would keep a class or a glyph
 that a page no longer has (or drop one it gained): each test edits one file and compares with a
@@ -15,11 +15,11 @@ import sys
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
+from importlib import import_module
 
-HOOKS = ROOT / "docs" / "hooks"
-lean = load_file(HOOKS / "lean.py")
-katex_math = load_file(HOOKS / "katex_math.py")
+lean = import_module("bookbuild.trim_and_minify")
+katex_math = import_module("bookbuild.katex_math")
 bookcache = sys.modules[lean.Store.__module__]   # the one the hooks import (their Store, their CACHE)
 
 
@@ -32,7 +32,7 @@ def test_key_parts_of_different_types_or_splits_differ():
 
 @pytest.mark.parametrize("name", ["MARKDOWN_EXEC_PYODIDE", "PRINT_SITE", "HEAD_ALTERNATE", "PLAYGROUND_CSS"])
 def test_removing_a_tag_with_its_indentation_is_re_sub_with_leading_spaces(name):
-    """lean.py searches its tags from the ``<`` on and removes the spaces before each match itself
+    """trim_and_minify.py searches its tags from the ``<`` on and removes the spaces before each match itself
     (a pattern that starts with ``[ \\t]*`` is tried at every character of a 2 MB print page):
     the result is what ``re.sub(r"[ \\t]*(?:pattern)", "")`` gives, on random mixtures of the tags,
     spaces, tabs, newlines and text."""
@@ -147,11 +147,12 @@ def test_search_context_skips_only_a_removal_that_changes_nothing():
 
     from material.plugins.search.plugin import SearchPlugin
 
-    pagecache = load_file(HOOKS / "pagecache.py")
+    pagecache = import_module("bookbuild.pagecache")
     original = getattr(SearchPlugin.on_page_context, "__wrapped__", SearchPlugin.on_page_context)
-    assert pagecache._source_digest(original) in pagecache.PAGE_CONTEXT_SOURCES, (
+    assert pagecache._source_digest(original) in pagecache.PATCHED[
+        "material.plugins.search.plugin:SearchPlugin.on_page_context"], (
         "mkdocs-material's SearchPlugin.on_page_context changed: check pagecache._quick_page_context against it "
-        "and add its digest to PAGE_CONTEXT_SOURCES")
+        "and add its digest to PATCHED")
     quick = pagecache._quick_page_context(original)
     for content in ['<p data-search-exclude>x</p>', '<p class="a" data-search-exclude="1">x</p> <i data-search-y="z">',
                     "<p>plain</p>", ""]:

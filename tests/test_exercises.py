@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from attnkit.exercise import LANGS, Case, Exercise, check
-from listings import for_language
+from bookbuild.listings import for_language
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "exercises").glob("ch*/*.py"))
@@ -157,12 +157,14 @@ def test_bad_exercises_are_refused_with_a_clear_message():
 
 # --- in the pages ------------------------------------------------------------------------------
 
-from book import ROOT as BOOK_ROOT, load_file  # noqa: E402
+from importlib import import_module  # noqa: E402
+
+from book import ROOT as BOOK_ROOT  # noqa: E402
 
 SITE = BOOK_ROOT / "site"
 SITE_URL = re.search(r"<loc>([^<]*)</loc>", (BOOK_ROOT / "site" / "sitemap.xml").read_text(encoding="utf-8")
                      if (BOOK_ROOT / "site" / "sitemap.xml").is_file() else "<loc></loc>")[1]
-PAGES = load_file(BOOK_ROOT / "docs" / "hooks" / "exercise_pages.py")
+PAGES = import_module("bookbuild.exercise_pages")
 
 
 @pytest.mark.parametrize("lang", LANGS)

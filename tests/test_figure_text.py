@@ -3,7 +3,7 @@
 Figures are matplotlib SVG with text drawn as outlines (svg.fonttype "path"), so their label
 sizes are read from the SVG (each text is a group scaled by font size / 100, in pt) and turned
 into CSS px with the size the browser gives the image (1 pt = 4/3 px at natural size). A figure
-too small for its labels at 375 px must open at full size when tapped (docs/hooks/a11y.py,
+too small for its labels at 375 px must open at full size when tapped (bookbuild/a11y.py,
 assets/figure-zoom.js): the test taps it, measures the labels there and closes it with Escape.
 Widgets draw live SVG <text> and HTML: their rendered font sizes are measured directly.
 The print page is left out: it is the PDF's source, where figures are printed at paper size.

@@ -1,14 +1,10 @@
-"""docs/hooks/layout_hints.py: each top-level paragraph and heading gets an over-estimate of its
+"""bookbuild/layout_hints.py: each top-level paragraph and heading gets an over-estimate of its
 lines (the browser holds that height while it skips laying the block out); tests/test_pages.py
 checks the estimates against the drawn pages."""
 
 import doctest
-import sys
 
-from book import ROOT
-
-sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-import layout_hints  # noqa: E402
+from bookbuild import layout_hints
 
 
 def test_docstring_examples():

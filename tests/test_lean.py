@@ -1,4 +1,4 @@
-"""A page loads only what it uses (docs/hooks/lean.py, overrides/assets/search-defer.js): what a
+"""A page loads only what it uses (bookbuild/trim_and_minify.py, overrides/assets/search-defer.js): what a
 first visit fetches, and proof that trimming the notebook stylesheet loses nothing a page uses."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
 from browser import SITE, launch, serve_site
+from importlib import import_module
 
-lean = load_file(ROOT / "docs" / "hooks" / "lean.py")
+lean = import_module("bookbuild.trim_and_minify")
 
 
 def _notebook_assets() -> Path:
@@ -152,7 +153,7 @@ def _stylesheets() -> list[Path]:
 
 @pytest.mark.parametrize("path", _stylesheets(), ids=lambda p: p.name)
 def test_top_level_scanner_splits_a_stylesheet_as_tinycss2_does(path):
-    """lean.py finds the top-level rules without tokenising their declarations: the same rules,
+    """trim_and_minify.py finds the top-level rules without tokenising their declarations: the same rules,
     preludes and blocks as tinycss2's full parse, on every stylesheet it trims."""
     import tinycss2
 

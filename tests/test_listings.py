@@ -8,8 +8,9 @@ import sys
 import pytest
 import yaml
 
-from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages, load_file
+from book import DOCS, INCLUDE, LANGS, ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
 from listing_output import output_problems
+from importlib import import_module
 
 EXEC_INFO = re.compile(r'^python\s+exec="on"(\s+\w+="[^"]*")*$')
 SITE = ROOT / "site"
@@ -218,7 +219,7 @@ def test_a_listing_without_markers_is_unchanged_and_a_bad_language_is_refused():
 
 
 def test_the_build_hook_fills_in_each_listing_for_the_page_language():
-    hook = load_file(ROOT / "docs" / "hooks" / "listings.py")
+    hook = import_module("bookbuild.listings")
     name = LISTINGS[0]
     page = f'!!! note\n\n    ```python exec="on" source="above" result="text"\n    --8<-- "{name}"\n    ```\n'
     for lang in LANGS:

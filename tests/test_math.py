@@ -1,4 +1,4 @@
-"""Math is rendered at build time (docs/hooks/katex_math.py): every formula is KaTeX HTML + MathML in
+"""Math is rendered at build time (bookbuild/katex_math.py): every formula is KaTeX HTML + MathML in
 the built page, no page loads KaTeX's script, and the cache is keyed by what changes the output."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
+from importlib import import_module
 
 SITE = ROOT / "site"
 ELEMENT = re.compile(r'<(span|div) class="arithmatex"[^>]*>(.*?)</\1>\s*', re.S)
@@ -17,7 +18,7 @@ RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$")
 
 
 def math_hook():
-    return load_file(ROOT / "docs" / "hooks" / "katex_math.py")
+    return import_module("bookbuild.katex_math")
 
 
 def built_html():

@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from book import DOCS, ROOT, load_file, nav_files, pages, structure
+from book import DOCS, ROOT, nav_files, pages, structure
+from importlib import import_module
 
 
 def test_same_pages():
@@ -95,7 +96,7 @@ def test_not_found_page_speaks_its_book_language(lang, heading):
 
 
 # A screen reader reads a passage in the voice of its language (WCAG 2.1 3.1.2, Language of
-# Parts, level AA; axe-core cannot check it): docs/hooks/a11y.py gives a run of the other
+# Parts, level AA; axe-core cannot check it): bookbuild/a11y.py gives a run of the other
 # language's text its own lang. This reads every built page as a browser would, so text that
 # reaches a page some other way (a template, a plugin, a hook after a11y.py) is found too. The
 # book's bilingual name, in the header, the navigation's title and the window title, is a name.
@@ -109,7 +110,7 @@ def unmarked_foreign_text(html: str, lang: str) -> list[str]:
     """
     from html.parser import HTMLParser
 
-    a11y = load_file(ROOT / "docs" / "hooks" / "a11y.py")
+    a11y = import_module("bookbuild.a11y")
     run = a11y.FOREIGN_RUN[lang][0]
     found: list[str] = []
 

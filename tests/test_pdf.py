@@ -18,12 +18,13 @@ import pytest
 import yaml
 
 from book import CONFIGS, LANGS, ROOT, built_page, listing_source, nav_files, load_file
+from importlib import import_module
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 LANGUAGE_NAMES = {"zh": "简体中文", "en": "English"}
 
-offline_pdf = load_file(ROOT / "docs" / "hooks" / "offline_pdf.py")
+offline_pdf = import_module("bookbuild.offline_pdf")
 pdf_tool = load_file(ROOT / "tools" / "pdf.py")
 
 
@@ -81,13 +82,10 @@ def printed(line: str, text: str, every: bool = True) -> bool:
 
 
 def chapter_titles(lang: str) -> list[str]:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    nav = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=Loader)["nav"]
-    return [title for item in nav if isinstance(item, dict) for title, value in item.items() if isinstance(value, list)]
+    """The nav's section titles: each section's index page's H1 (bookbuild/nav_titles.py)."""
+    indexes = [f for f in nav_files(lang) if f.endswith("/index.md")]
+    return [next(line[2:].strip() for line in (ROOT / "docs" / lang / f).read_text(encoding="utf-8").splitlines()
+                 if line.startswith("# ")) for f in indexes]
 
 
 @functools.cache
@@ -330,7 +328,7 @@ def test_pdf_is_linked_from_home_page_and_nav():
 
 def test_print_page_holds_each_pages_final_html(lang):
     """Hooks that change a page after print-site copied it (Chinese line joining, glossary
-    terms) reach the PDF too: docs/hooks/offline_pdf.py hands over the finished HTML."""
+    terms) reach the PDF too: bookbuild/offline_pdf.py hands over the finished HTML."""
     root = SITE / ("en" if lang == "en" else "")
     printed = (root / "print_page" / "index.html").read_text(encoding="utf-8")
     pages = []

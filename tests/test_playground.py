@@ -13,7 +13,8 @@ import zipfile
 
 import pytest
 
-from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages, load_file
+from book import ROOT, SNIPPETS, built_page, fences, listing_source, listings, pages
+from importlib import import_module
 
 SITE = ROOT / "site"
 CACHE = ROOT / ".cache" / "pyodide"
@@ -32,11 +33,7 @@ def as_float(number: str) -> float:
     return float(number.replace("×10", "e").translate(SUPERSCRIPT))
 
 
-def load(name, path):
-    return load_file(path, name)
-
-
-vendor = load("vendor_pyodide", ROOT / "tools" / "vendor_pyodide.py")
+vendor = import_module("bookbuild.vendor_pyodide")
 
 
 # ---------------------------------------------------------------- vendored files and the build
@@ -98,7 +95,7 @@ def test_every_listing_on_every_page_links_to_the_playground():
 
 
 def test_run_links_are_relative_and_keep_indentation():
-    hook = load("playground_hook", ROOT / "docs" / "hooks" / "playground.py")
+    hook = import_module("bookbuild.playground")
     listing = next(SNIPPETS.rglob("*.py")).relative_to(SNIPPETS).as_posix()
     source = f'    ```python exec="on" source="above" result="text"\n    --8<-- "{listing}"\n    ```\n'
     out = hook.add_run_links(source, "ch9/page.md", "en")
@@ -236,7 +233,7 @@ def test_heatmap_share_link_and_run_link_from_a_chapter(playground):
     # A chapter's "run this in the browser" link, through Material's instant navigation.
     page.goto(f"{base}/ch3/softmax/")
     styled = "() => [...document.styleSheets].some((s) => (s.href || '').endsWith('/assets/playground/playground.css'))"
-    assert not page.evaluate(styled)   # a chapter does not load the playground's stylesheet (lean.py)...
+    assert not page.evaluate(styled)   # a chapter does not load the playground's stylesheet (trim_and_minify.py)...
     page.click(f"a.pg-run-link[href$='listing={LISTING}']")
     page.wait_for_selector(".cm-content")
     assert "?listing=" + LISTING in page.url

@@ -15,7 +15,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from book import ROOT, load_file
+from book import ROOT
+from importlib import import_module
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere
 PREFIX = "/seeing-attention"
@@ -37,7 +38,7 @@ def test_no_link_or_load_is_rooted_at_the_server_root():
 
 
 def test_site_url_with_a_sub_path_keeps_english_under_en():
-    i18n = load_file(ROOT / "docs" / "hooks" / "i18n.py")
+    i18n = import_module("bookbuild.i18n")
     for given in ("https://example.github.io/seeing-attention/", "https://example.github.io/seeing-attention"):
         en = SimpleNamespace(theme={"language": "en"}, site_url=given, mdx_configs={"toc": {"permalink": True}})
         assert i18n.on_config(en).site_url == "https://example.github.io/seeing-attention/en/"
@@ -53,7 +54,7 @@ PAGE_STATE = """() => ({
   sheets: [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet !== null),
   math: document.querySelectorAll('.arithmatex').length,
   mathDone: [...document.querySelectorAll('.arithmatex')].every((m) => m.querySelector('.katex')),
-  // print-only figures are lazy and never fetched on screen (docs/hooks/print_only.py)
+  // print-only figures are lazy and never fetched on screen (bookbuild/print_only.py)
   figures: [...document.querySelectorAll('img[src*="figures/"]')].filter((i) => !i.closest('.print-only')).map((i) => i.naturalWidth > 0),
   pdf: [...document.querySelectorAll('a[href$=".pdf"]')].map((a) => a.href),
   english: document.querySelector('a[hreflang=en]')?.href,

@@ -9,12 +9,13 @@ import math
 import pytest
 
 from attnkit import live_training, training
-from book import ROOT, load_file
+from book import ROOT
 from test_axe import reveal
+from importlib import import_module
 
 SITE = ROOT / "site"
 PAGE = {"zh": "/ch8/train-in-browser/", "en": "/en/ch8/train-in-browser/"}
-hook = load_file(ROOT / "docs" / "hooks" / "widgets.py")
+hook = import_module("bookbuild.widgets")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

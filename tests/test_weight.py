@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from book import ROOT, load_file
+from book import ROOT
+from importlib import import_module
 
 SITE = ROOT / "site"
 FIGURE_LIMIT = 150 * 1024   # bytes: no figure over 150 KB (docs: attnkit.figures.compact_paths, matrix_image)
@@ -18,7 +19,7 @@ def test_no_built_figure_is_over_150_kb():
 
 
 def test_print_only_images_are_lazy_so_the_screen_never_fetches_them():
-    hook = load_file(ROOT / "docs" / "hooks" / "print_only.py")
+    hook = import_module("bookbuild.print_only")
     found = 0
     for path in sorted(SITE.rglob("*.html")):
         if "print_page" in path.parts:

@@ -18,8 +18,9 @@ import pytest
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding, toy
 from attnkit.core import spread_evenly
 from attnkit.toy_heads import TOUR_SENTENCES, attend_heads, tour_sentence
-from book import DOCS, LANGS, ROOT, pages, load_file
+from book import DOCS, LANGS, ROOT, pages
 from test_axe import reveal
+from importlib import import_module
 
 WIDGETS = ROOT / "overrides" / "assets" / "widgets"
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))   # a site built elsewhere (-d), if set
@@ -27,7 +28,7 @@ EMBED = re.compile(r'<div class="attn-widget screen-only" data-widget="(?P<name>
 
 
 def load_hook():
-    return load_file(ROOT / "docs" / "hooks" / "widgets.py")
+    return import_module("bookbuild.widgets")
 
 
 hook = load_hook()
@@ -63,7 +64,7 @@ def test_widget_scripts_type_no_numbers_and_load_nothing_from_outside():
         assert "innerHTML" not in source and "insertAdjacentHTML" not in source, f"{path.name}: parses text as HTML"
 
 
-ROUNDED = 5.0001e-7   # docs/hooks/widgets.py rounds the widgets' JSON to 6 decimals
+ROUNDED = 5.0001e-7   # bookbuild/widgets.py rounds the widgets' JSON to 6 decimals
 
 
 def shown_as(data, exact):

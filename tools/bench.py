@@ -122,8 +122,9 @@ def builds(repo: Path, env: dict) -> None:
 
 FIGURES_ALONE = """
 import sys, time
-sys.path[:0] = [{root!r}, {hooks!r}]
-import bookcache, attnkit.figures as figures
+sys.path[:0] = [{root!r}]
+import attnkit.figures as figures
+from bookbuild import bookcache
 start = time.process_time()
 for fig_id in sorted(figures.FIGURES):
     bookcache.render_figure(fig_id, {lang!r}, bookcache.MEMOIZED)
@@ -142,7 +143,7 @@ def floor(repo: Path, env: dict, warm_cpu: float) -> None:
     try:
         drawn = {}
         for lang in ("zh", "en"):
-            code = FIGURES_ALONE.format(root=str(repo), hooks=str(repo / "docs" / "hooks"), lang=lang)
+            code = FIGURES_ALONE.format(root=str(repo), lang=lang)
             seconds, cpu, out = run_timed([sys.executable, "-c", code], repo, dict(env, BOOK_CACHE=str(cache)),
                                           f"figures alone ({lang})")
             drawn[lang] = cpu

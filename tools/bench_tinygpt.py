@@ -49,15 +49,12 @@ def cpython(runs: int) -> None:
 
 
 BUILD_PART = r"""
-import contextlib, importlib.util, io, sys, time
-sys.path.insert(0, "docs/hooks")   # widgets.py imports bookcache, as the build lets it
+import contextlib, io, sys, time
+sys.path.insert(0, ".")   # the repository: bookbuild
 t0 = time.perf_counter()
 from attnkit import copy_results
 from attnkit.figures import render_svg
-spec = importlib.util.spec_from_file_location("w", "docs/hooks/widgets.py")
-w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)
-spec = importlib.util.spec_from_file_location("l", "tools/listings.py")
-listings = importlib.util.module_from_spec(spec); spec.loader.exec_module(listings)
+from bookbuild import listings, widgets as w
 t1 = time.perf_counter()
 copy_results.report()
 for lang in ("zh",):

@@ -4,7 +4,7 @@
 
 Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
 in Debian's headless Chromium (Playwright), and writes site/pdf/seeing-attention-<lang>.pdf.
-Before printing it loads the print-only figures (lazy on screen: docs/hooks/print_only.py),
+Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py),
 waits until every formula is KaTeX markup (rendered at build time), every figure has loaded and
 the fonts are ready, opens every folded answer, and checks that nothing was requested from
 outside the site. The table of contents gets page numbers in two passes: print, read where
@@ -24,9 +24,9 @@ from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py (also when imported by path)
-sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+sys.path.insert(0, str(ROOT))   # bookbuild
 from browser import launch, serve_site  # noqa: E402
-from offline_pdf import PDF_NAMES  # noqa: E402  (docs/hooks/offline_pdf.py names the files)
+from bookbuild.offline_pdf import PDF_NAMES  # noqa: E402  (the build names the files)
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}

@@ -1,5 +1,5 @@
 // The playground's code editor: CodeMirror 6 with Python highlighting, bundled by
-// docs/hooks/playground.py with esbuild into .cache/playground/editor.js (never committed).
+// bookbuild/playground.py with esbuild into .cache/playground/editor.js (never committed).
 // Tab indents; Escape, then Tab, leaves the editor (CodeMirror's tab-focus mode).
 import { EditorState } from "@codemirror/state";
 import {

@@ -6,13 +6,13 @@
 How it stays fast and never stale:
 
 * Each language has its own builder. An edit under docs/zh/ rebuilds only Chinese, under
-  docs/en/ (or mkdocs.en.yml) only English; anything shared (attnkit/, snippets/, docs/hooks/,
+  docs/en/ (or mkdocs.en.yml) only English; anything shared (attnkit/, snippets/, bookbuild/,
   docs/glossary.yml, overrides/, mkdocs.yml) rebuilds both, in parallel. The other language keeps
   being served while one rebuilds and never delays it.
 * Every build is a complete ``mkdocs build --strict`` in a fresh process, forked from a
   ``forkserver`` that has imported MkDocs, Material, the plugins and jieba once (never attnkit or
   the hooks, which each build imports anew). So a served page is what a cold build writes, and
-  the content-keyed caches (docs/hooks/bookcache.py) make the rebuild take seconds.
+  the content-keyed caches (bookbuild/bookcache.py) make the rebuild take seconds.
 * A build writes into a new folder; the server switches to it only when it succeeded. A failed
   build prints its error and the last good site stays up.
 * The next build is prepared while the reader looks at this one (config loaded, hooks and
@@ -41,11 +41,12 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))   # the repository, for bookbuild
 import build as book_build  # noqa: E402
 
 ROOT = book_build.ROOT
 LANGS = book_build.LANGS
-WATCHED = ["docs", "attnkit", "snippets", "overrides", "tools", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml",
+WATCHED = ["docs", "attnkit", "bookbuild", "snippets", "overrides", "tools", "mkdocs.yml", "mkdocs.en.yml", "pyproject.toml",
            "package.json", "package-lock.json"]
 IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
 PRELOAD = ["mkdocs.commands.build", "mkdocs.config", "mkdocs.__main__", "material.plugins.search.plugin",
@@ -93,7 +94,7 @@ def page_only(path: Path, lang: str) -> bool:
 
 
 def _stamp() -> tuple[str, str]:
-    """What else ``on_config`` reads: the date and the commit (docs/hooks/offline_pdf.py puts
+    """What else ``on_config`` reads: the date and the commit (bookbuild/offline_pdf.py puts
     both on the print cover)."""
     import subprocess
 
@@ -352,7 +353,7 @@ def make_handler(builders: dict[str, Builder], pyodide: dict[str, Path] | None =
             lang = "en" if (path == "/en" or path.startswith("/en/")) else "zh"
             if lang not in builders and path.startswith(PYODIDE_URL) and path[len(PYODIDE_URL):] in pyodide:
                 # `make serve LANG=en`: the English book loads Pyodide from the Chinese root
-                # (docs/hooks/playground.py); serve the very files the Chinese build would copy there
+                # (bookbuild/playground.py); serve the very files the Chinese build would copy there
                 file = pyodide[path[len(PYODIDE_URL):]]
                 kind = "application/wasm" if file.suffix == ".wasm" else mimetypes.guess_type(file.name)[0]
                 return self._send(200, file.read_bytes(), kind or "application/octet-stream")
@@ -448,7 +449,7 @@ def main() -> None:
     os.environ["SITE_URL"] = f"http://{args.host}:{args.port}/"
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     # an edit that redraws figures rebuilds every language served: each build's figure workers
-    # take their share of the cores (docs/hooks/figures.py). Set before the forkserver starts.
+    # take their share of the cores (bookbuild/figures.py). Set before the forkserver starts.
     os.environ["BOOK_BUILDS_AT_ONCE"] = str(len(langs))
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(PRELOAD)
@@ -463,11 +464,12 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="book-serve-"))
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     server = http.server.ThreadingHTTPServer((args.host, args.port), None)
+    builders, observer = {}, None
     try:
         builders = {lang: Builder(lang, workdir, ctx, log) for lang in langs}
         pyodide = {}
         if "zh" not in builders:
-            import vendor_pyodide
+            from bookbuild import vendor_pyodide
 
             pyodide = vendor_pyodide.verify()   # checked against tools/pyodide-manifest.json, as the build does
         server.RequestHandlerClass = make_handler(builders, pyodide)
@@ -478,14 +480,12 @@ def main() -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        for builder in locals().get("builders", {}).values():
+        for builder in builders.values():
             builder.stop()
         server.server_close()
         shutil.rmtree(workdir, ignore_errors=True)
-        try:
+        if observer is not None:
             observer.stop()
-        except NameError:
-            pass
 
 
 if __name__ == "__main__":

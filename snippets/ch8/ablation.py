@@ -1,9 +1,9 @@
-from attnkit import ablation, tinygpt
+from attnkit import ablation, copy_results, training
 from attnkit.text import pad, row
 
-params, _ = tinygpt.trained(**tinygpt.BOOK)
-tokens, targets = tinygpt.held_out(**tinygpt.BOOK)   # 训练中没见过的序列 [zh]
-tokens, targets = tinygpt.held_out(**tinygpt.BOOK)   # sequences the training never saw [en]
+params, _ = training.trained(**training.BOOK)
+tokens, targets = copy_results.held_out(**training.BOOK)   # 训练中没见过的序列 [zh]
+tokens, targets = copy_results.held_out(**training.BOOK)   # sequences the training never saw [en]
 # 去掉哪些头（代码里的编号从 0 起：0 是头 1） [zh]
 # which heads to take out (code counts from 0: 0 is head 1) [en]
 runs = {"完整的模型": [], "去掉头 1": [0],            # [zh]

@@ -1,6 +1,6 @@
 // Widget: exercise-progress. A chapter's coding exercises and how many this browser has solved.
 // <div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="ch3"></div>
-// (written by the macro {{ exercise_progress("ch3") }}, docs/hooks/exercise_pages.py, with its printed
+// (written by the macro {{ exercise_progress("ch3") }}, bookbuild/exercise_pages.py, with its printed
 // list). The solved marks are exercise.js's, in localStorage; "forget" clears this chapter's.
 import { el, liveRegion, loadData } from "./common.js";
 import { solvedKey } from "./exercise.js";

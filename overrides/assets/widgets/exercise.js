@@ -1,9 +1,9 @@
 // Widget: exercise. The reader writes a function, and the site's attnkit checks it in the browser.
 // <div class="attn-widget screen-only" data-widget="exercise" data-exercise="ch3-softmax" data-python></div>
-// (written by the macro {{ exercise("ch3-softmax") }}, docs/hooks/exercise_pages.py, with its printed form)
+// (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form)
 //
 // The starter code, the solution, the hints and every label come from data/widgets/exercises.json
-// (docs/hooks/widgets.py); the check is attnkit.exercise.check, run by the shared Python
+// (bookbuild/widgets.py); the check is attnkit.exercise.check, run by the shared Python
 // (./python.js) on the exercise's own file (exercises/chN/<stem>.py, in attnkit.zip), so the page
 // and the tests mark the same code the same way. A solved exercise is remembered in localStorage
 // ("attn-exercise:<id>"), the reader's draft too ("attn-exercise-draft:<id>"); nothing leaves the

@@ -1,0 +1,356 @@
+"""Content-keyed caches for the build: one helper that every hook uses (not a hook itself).
+
+A cache entry is stored under the hash of *everything* that affects its output, so an entry is
+never stale: when an input changes, its key changes and the old entry is simply not found.
+Entries live in ``.cache/<name>/<key[:2]>/<key><suffix>``, are written atomically (a reader
+never sees half a file, two builds may write the same entry at once) and are never evicted by
+a build: ``make clean`` removes them.
+
+    store = Store("figures", ".svg")
+    k = key("figure", "zh", fig_id, attnkit_digest(), environment())
+    svg = store.get(k)            # bytes, or None on a miss
+    if svg is None:
+        svg = draw(...)
+        store.put(k, svg)
+
+Keys are built from parts: bytes, strings, numbers and :func:`sources` digests. Helpers:
+
+* :func:`sources` — digest of files (paths + bytes), e.g. every ``attnkit/**.py``;
+* :func:`attnkit_digest` — attnkit's sources, with or without the figure module;
+* :func:`environment` — Python, NumPy, matplotlib and the installed font files;
+* :func:`memo` — a disk-memoized call of a pure function (shared by both languages).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import platform
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = Path(os.environ.get("BOOK_CACHE") or ROOT / ".cache")   # BOOK_CACHE: elsewhere (a cold build)
+ATTNKIT = ROOT / "attnkit"
+FONT_DIRS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts",
+             Path.home() / ".local/share/fonts"]
+
+
+def key(*parts) -> str:
+    """sha256 over ``parts`` (bytes, str, int, float, None, or lists/tuples of those)."""
+    digest = hashlib.sha256()
+
+    def feed(part):
+        if isinstance(part, (list, tuple)):
+            digest.update(b"[%d" % len(part))
+            for p in part:
+                feed(p)
+            digest.update(b"]")
+            return
+        # each part tagged with its type (b"x" and "x" differ) and its length; a str as its
+        # UTF-8 bytes, not its repr (repr of a page's 2 MB of HTML cost 85 ms per build)
+        if isinstance(part, bytes):
+            tag, data = b"b", part
+        elif isinstance(part, str):
+            tag, data = b"s", part.encode("utf-8", errors="surrogatepass")
+        elif isinstance(part, (int, float)) or part is None:
+            tag, data = b"r", repr(part).encode()
+        else:
+            raise TypeError(f"cache key part must be bytes, str, number or None, got {type(part).__name__}")
+        digest.update(b"%s%d:" % (tag, len(data)))
+        digest.update(data)
+
+    for part in parts:
+        feed(part)
+    return digest.hexdigest()
+
+
+_DIGESTS: dict[tuple, str] = {}
+
+
+def sources(paths: Iterable[Path]) -> str:
+    """Digest of files: their paths relative to the repository and their bytes. (Remembered
+    per process under each file's size and mtime, so asking again costs only a stat.)"""
+    paths = sorted(paths)
+    stats = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    if stats not in _DIGESTS:
+        _DIGESTS[stats] = key(*[(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in paths])
+    return _DIGESTS[stats]
+
+
+_LISTED: dict[tuple, list[Path]] = {}
+
+
+def _attnkit_py() -> list[Path]:
+    """Every attnkit/**.py, listed again only when a folder of attnkit changed (its mtime: a file
+    added, removed or renamed in it), not on each of the ~300 calls of a build."""
+    dirs = _LISTED.get("dirs") or [ATTNKIT]
+    stamp = tuple((str(d), d.stat().st_mtime_ns if d.is_dir() else None) for d in dirs)
+    if stamp not in _LISTED:
+        _LISTED.clear()
+        files = sorted(ATTNKIT.rglob("*.py"))
+        dirs = sorted({ATTNKIT, *(p.parent for p in files)}
+                      | {d for d in ATTNKIT.rglob("*") if d.is_dir() and "__pycache__" not in d.parts})
+        _LISTED["dirs"] = dirs
+        _LISTED[tuple((str(d), d.stat().st_mtime_ns) for d in dirs)] = files
+        return files
+    return _LISTED[stamp]
+
+
+def attnkit_files(figures: bool = True) -> list[Path]:
+    files = list(_attnkit_py())
+    if not figures:
+        files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
+    return files
+
+
+def attnkit_digest(figures: bool = True) -> str:
+    """Digest of attnkit's sources. ``figures=False`` leaves out attnkit/figures/, which no other
+    attnkit module imports (tests/test_build.py checks it): numbers, listings and widgets that
+    do not import attnkit.figures do not change when a figure function does."""
+    return sources(attnkit_files(figures))
+
+
+FIGURE_DIR = ATTNKIT / "figures"
+FIGURE_SHARED = ("__init__.py", "_style.py")     # every figure depends on these
+
+
+def _direct_imports(source: bytes) -> list[str]:
+    """Figure modules (file names) that a figure module's source imports itself. Cached in
+    .cache/figures/ under the source, this file and Python's version (parsing the 14 figure
+    modules cost every build 0.1 s)."""
+    import ast
+    import json
+
+    store = Store("figures", ".imports.json")
+    k = key("figure-imports", 1, sources([Path(__file__)]), sys.version, source)
+    cached = store.get(k)
+    if cached is not None:
+        return json.loads(cached)
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module:               # from .ch3 import x
+                found.append(node.module.split(".")[0] + ".py")
+            elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
+                found.append(node.module.split(".")[2] + ".py")
+    store.put(k, json.dumps(found).encode("utf-8"))
+    return found
+
+
+def imported_figure_modules(name: str, parsed: dict | None = None, folder: Path = FIGURE_DIR) -> set[str]:
+    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not.
+    ``parsed`` remembers each file's direct imports (one parse per file, not per figure)."""
+    parsed = {} if parsed is None else parsed
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or not (folder / current).is_file():
+            continue
+        seen.add(current)
+        if current not in parsed:
+            parsed[current] = _direct_imports((folder / current).read_bytes())
+        todo.extend(parsed[current])
+    return seen
+
+
+def _version(module: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(module)
+    except PackageNotFoundError:
+        return "absent"
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> str:
+    """Python, NumPy, matplotlib versions and the installed fonts (path, size, mtime)."""
+    fonts = []
+    for base in FONT_DIRS:
+        if base.is_dir():
+            for path in sorted(base.rglob("*")):
+                if path.suffix.lower() in {".ttf", ".otf", ".ttc", ".pfb", ".woff", ".woff2"}:
+                    st = path.stat()
+                    fonts.append((str(path), st.st_size, st.st_mtime_ns))
+    return key(sys.version, platform.machine(), _version("numpy"), _version("matplotlib"), fonts)
+
+
+class Store:
+    """A folder of content-keyed files: ``.cache/<name>/``."""
+
+    def __init__(self, name: str, suffix: str = ""):
+        self.dir = CACHE / name
+        self.suffix = suffix
+
+    def path(self, k: str) -> Path:
+        return self.dir / k[:2] / f"{k}{self.suffix}"
+
+    def get(self, k: str) -> bytes | None:
+        try:
+            return self.path(k).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def put(self, k: str, data: bytes) -> Path:
+        return write_atomically(self.path(k), data)
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that a reader never sees half a file (a temporary file
+    beside it, then renamed); two processes may write the same path at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    partial.replace(path)
+    return path
+
+
+_MEMO = Store("memo", ".pickle")
+# The expensive, pure attnkit computations behind the figures, listings and labs (from a profile
+# of drawing the figures: each took 0.4-3.7 s). The figure workers, the build (its listings) and
+# the lab notebooks' kernels memoize them (:func:`memoize`), so the two languages compute each
+# call once and share it with the pages, which call attnkit through :func:`memo` too.
+# Performance only: the SVGs and outputs are the same bytes. Not
+# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function;
+# shared, whichever process measured first (a figure worker or the build) would decide the
+# number that 9.4's page prints.
+MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
+            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
+
+
+def _arguments(fn, args: tuple, kwargs: dict):
+    """The call as ``fn`` sees it, defaults filled in: ``f("same")``, ``f("same", seed=3)`` and
+    ``f("same", 800, 5.0, 3)`` are one call (one memo entry) when those are the defaults."""
+    import inspect
+
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):   # no signature, or a call fn would reject: key it as given
+        return args, sorted(kwargs.items())
+    bound.apply_defaults()
+    return list(bound.arguments.items())
+
+
+def memo(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``, cached on disk under attnkit's sources (without figures), the
+    environment, the function's name and its pickled arguments. For pure, deterministic
+    functions of attnkit only (a training run from a seed, a measurement). Arguments or a
+    result that cannot be pickled are simply not cached. Two processes that ask for the same
+    call at the same moment (the two languages of a parallel build) compute it once: the
+    second waits for the first's result (a lock file beside the entry). The arguments are keyed
+    as the function binds them (:func:`_arguments`): a default given or left out is one call."""
+    if getattr(fn, "_memoized", False):   # already a memo of its function (memoize(), then a page's memo)
+        return fn(*args, **kwargs)
+    try:
+        call = pickle.dumps(_arguments(fn, args, kwargs), protocol=5)
+    except Exception:
+        return fn(*args, **kwargs)
+    k = key("memo", attnkit_digest(figures=False), environment(), fn.__module__, fn.__qualname__, call)
+    cached = _MEMO.get(k)
+    if cached is not None:
+        return pickle.loads(cached)
+    with locked(_MEMO.path(k)):
+        cached = _MEMO.get(k)     # computed by another process while this one waited
+        if cached is not None:
+            return pickle.loads(cached)
+        result = fn(*args, **kwargs)
+        try:
+            _MEMO.put(k, pickle.dumps(result, protocol=5))
+        except Exception:
+            pass
+    return result
+
+
+@contextlib.contextmanager
+def locked(path: Path):
+    """An exclusive lock on ``<path>.lock`` (flock: released when the holder exits, however), for
+    a cache entry that two builds may compute at the same moment: take it on a miss, look again,
+    compute only if still missing."""
+    import fcntl
+
+    lock = path.with_name(path.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_MEMOIZED: set[str] = set()
+
+
+def memoize(names: Iterable[str]) -> None:
+    """Replace each attnkit function named ``"attnkit.module.function"`` (:data:`MEMOIZED`) by
+    :func:`memo` of it, in its module and wherever a loaded attnkit module imported it by name.
+    For the figure workers, the build's listings and the labs' kernels: the expensive, pure
+    computations (a training run, a measurement) are then done once for both languages and
+    shared with the pages, which call them through :func:`memo` too. Keys stay right:
+    :func:`memo` keys by attnkit without attnkit/figures/, so only functions outside
+    attnkit/figures/ are accepted."""
+    import importlib
+
+    for name in names:
+        if name in _MEMOIZED:
+            continue
+        module_name, _, attr = name.rpartition(".")
+        if not module_name.startswith("attnkit.") or module_name.startswith("attnkit.figures"):
+            raise ValueError(f"memoize: {name!r} is not a function of attnkit outside attnkit/figures/")
+        module = importlib.import_module(module_name)
+        fn = getattr(module, attr)
+        if not callable(fn) or getattr(fn, "__module__", None) != module_name:
+            raise ValueError(f"memoize: {name!r} is not a function defined in {module_name}")
+        wrapper = functools.wraps(fn)(functools.partial(memo, fn))
+        wrapper._memoized = True
+        for loaded in list(sys.modules.values()):
+            if getattr(loaded, "__name__", "").startswith("attnkit"):
+                for global_name, value in list(vars(loaded).items()):
+                    if value is fn:
+                        setattr(loaded, global_name, wrapper)
+        _MEMOIZED.add(name)
+
+
+def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> bytes:
+    """:func:`memoize` the named functions, then ``attnkit.figures.render_svg(fig_id, lang)``.
+    Memoized calls return what the call returns (unpickled), so the SVG is the same bytes
+    (tests/test_bookcache.py checks it)."""
+    import importlib
+
+    figures = importlib.import_module("attnkit.figures")
+    memoize(memoized)
+    return figures.render_svg(fig_id, lang)
+
+
+def python(code: str) -> list[str]:
+    """The command of a fresh interpreter that runs ``code`` with this repository's attnkit and
+    bookbuild/ importable (a figure worker: nothing imported by the build process leaks in)."""
+    return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}]\n{code}"]
+
+
+def draw_figures(jobs_file: str) -> None:
+    """A figure worker: draw the figures listed in ``jobs_file`` ({"lang", "jobs": [[id, svg
+    path], ...], "memoized"}) that no other worker of the same build has claimed, writing each
+    SVG to its cache path; a figure that raises leaves ``<id>.error`` beside ``jobs_file``
+    (the build reports it) and ends this worker. Several workers share one list: each claims a
+    figure by creating ``<id>.claim`` (O_EXCL), so an idle worker takes the next one."""
+    import json
+
+    folder = Path(jobs_file).parent
+    spec = json.loads(Path(jobs_file).read_text())
+    for fig_id, path in spec["jobs"]:
+        try:
+            os.close(os.open(folder / f"{fig_id}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        try:
+            svg = render_figure(fig_id, spec["lang"], tuple(spec["memoized"]))
+        except Exception as error:
+            (folder / f"{fig_id}.error").write_text(f"{type(error).__name__}: {error}", encoding="utf-8")
+            raise SystemExit(1) from None
+        write_atomically(Path(path), svg)

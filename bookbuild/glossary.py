@@ -1,0 +1,316 @@
+"""The glossary, docs/glossary.yml, as the single source of three things.
+
+1. Hover/tap/focus definitions on every page. After a page is rendered, the first occurrence
+   of each glossary term in its running text (the words listed under ``match``) is wrapped in
+   ``<abbr class="gloss" title="short definition" tabindex="0">``. Material's
+   ``content.tooltips`` turns ``abbr[title]`` into its own tooltip, shown on mouse hover and on
+   keyboard focus; ``tabindex="0"`` makes the term focusable, so Tab reaches it and a tap on a
+   touch screen focuses it (and shows the tooltip). This is the HTML the Markdown ``abbr``
+   extension produces, but matched here instead of with ``*[term]: ...`` lines because:
+   ``abbr`` needs a word boundary (``\\b``) around each term, which never occurs between two
+   Chinese characters (so 注意力 inside 每个词的注意力 would never match), and it wraps every
+   occurrence (a page about attention would be underlined from top to bottom).
+   Never touched: headings, links, code, math, summaries of folded answers, figures and the
+   glossary page itself.
+2. The glossary pages: macro ``{{ glossary() }}``.
+3. The concept table of chapter 7: macro ``{{ concept_table() }}``.
+   (Both macros are registered by bookbuild/macros.py through :func:`register_macros`.)
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import posixpath
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from .bookcache import Store, key, sources
+from .html_tags import TAG, VOID
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[1]
+GLOSSARY = ROOT / "docs" / "glossary.yml"
+LANGS = ("zh", "en")
+GLOSSARY_PAGE = "glossary.md"
+TOOLTIPS = Store("tooltips", ".html")
+
+# --------------------------------------------------------------------------
+# loading
+# --------------------------------------------------------------------------
+
+
+REQUIRED = ("id", "zh", "en", "short.zh", "short.en", "section.zh", "section.en")
+
+
+class GlossaryError(PluginError):
+    """A glossary entry that cannot be used; the message names the entry and the field."""
+
+
+def _entry_name(n: int, e) -> str:
+    if isinstance(e, dict) and e.get("id"):
+        return f"entry id {e['id']!r}"
+    return f"entry #{n + 1}" + (f" ({e.get('zh') or e.get('en')})" if isinstance(e, dict) and (e.get("zh") or e.get("en")) else "")
+
+
+def check_entries(data) -> list[dict]:
+    """Each entry has the fields every use needs; raise GlossaryError naming the entry otherwise,
+    e.g. "docs/glossary.yml, entry id 'softmax': short.en is missing or empty"."""
+    if not isinstance(data, list):
+        raise GlossaryError(f"docs/glossary.yml must be a list of entries, got {type(data).__name__}")
+    seen = {}
+    for n, e in enumerate(data):
+        where = f"docs/glossary.yml, {_entry_name(n, e)}"
+        if not isinstance(e, dict):
+            raise GlossaryError(f"{where}: an entry is a mapping (id, zh, en, short, section...), got {e!r}")
+        for field in REQUIRED:
+            value = e
+            for part in field.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if not (isinstance(value, str) and value.strip()):
+                raise GlossaryError(f"{where}: {field} is missing or empty")
+        needed = [f"metaphor.{lang}" for lang in LANGS if e.get("metaphor") or e.get("table")]
+        needed += ["formula", "attnkit"] if e.get("table") else []
+        for field in needed:
+            value = e
+            for part in field.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if not (isinstance(value, str) and value.strip()):
+                raise GlossaryError(f"{where}: {field} is missing or empty"
+                                    + (" (a concept-table row, table: true, needs it)" if e.get("table") else ""))
+        if e["id"] in seen:
+            raise GlossaryError(f"{where}: the id is used twice (also by entry #{seen[e['id']] + 1})")
+        seen[e["id"]] = n
+    return data
+
+
+@lru_cache(maxsize=4)
+def _load(mtime: float) -> list[dict]:
+    try:
+        data = yaml.load(GLOSSARY.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as error:
+        raise GlossaryError(f"docs/glossary.yml is not valid YAML: {error}") from None
+    return check_entries(data)
+
+
+def entries() -> list[dict]:
+    """The glossary entries, in file order (re-read when the file changes)."""
+    return _load(GLOSSARY.stat().st_mtime)
+
+
+def _lang(config) -> str:
+    lang = config["theme"]["language"]
+    return lang if lang in LANGS else "zh"
+
+
+# --------------------------------------------------------------------------
+# 1. tooltips
+# --------------------------------------------------------------------------
+
+_CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_SKIP = {"a", "abbr", "code", "pre", "kbd", "samp", "script", "style", "svg", "math", "button",
+         "textarea", "select", "summary", "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6",
+         "label", "title"}
+_SKIP_CLASS = re.compile(r'class="[^"]*\b(arithmatex|katex|md-typeset__scrollwrap-skip|gloss|headerlink)\b')
+
+
+def _pattern(word: str) -> str:
+    """A regex for ``word`` in running text: Latin words need a boundary on their Latin sides
+    (so 'RNN' does not match inside 'RNNs' and 'mask' not inside 'masked'); Chinese needs none."""
+    body = re.escape(word).replace(r"\ ", r"\s+")
+    if re.match(r"[A-Za-z0-9]", word):
+        body = r"(?<![A-Za-z0-9_-])" + body
+    if re.search(r"[A-Za-z0-9]$", word):
+        body = body + r"(?![A-Za-z0-9_-])"
+    return body
+
+
+@lru_cache(maxsize=8)
+def _matcher(lang: str, mtime: float):
+    """(compiled regex with one named group per term, {group: (id, definition)})."""
+    words, info = [], {}
+    for n, e in enumerate(_load(mtime)):
+        for word in (e.get("match") or {}).get(lang) or []:
+            words.append((word, f"g{n}"))
+        # phrases in which a match word is an ordinary word ("arrow keys"): matched, then left alone
+        for phrase in (e.get("avoid") or {}).get(lang) or []:
+            words.append((phrase, f"x{n}"))
+        info[f"g{n}"] = (e["id"], e["short"][lang])
+    # longest first, so 自注意力 wins over 注意力 and "multi-head attention" over "attention"
+    words.sort(key=lambda w: -len(w[0]))
+    alternatives = "|".join(f"(?P<{g}_{i}>{_pattern(w)})" for i, (w, g) in enumerate(words))
+    flags = re.I if lang == "en" else 0
+    return re.compile(alternatives, flags), info
+
+
+def add_tooltips(html: str, lang: str) -> str:
+    """Wrap the first occurrence of each glossary term in ``html`` in an ``<abbr>``.
+
+    >>> add_tooltips("<p>每个词的注意力，注意力。</p>", "zh").count("<abbr")
+    1
+    >>> "<h2>" + "softmax" in add_tooltips("<h2>softmax</h2><p>softmax</p>", "en")
+    True
+    >>> add_tooltips("<p>move with the arrow keys</p>", "en").count("<abbr")
+    0
+    """
+    regex, info = _matcher(lang, GLOSSARY.stat().st_mtime)
+    done: set[str] = set()
+    out: list[str] = []
+    stack: list[tuple[str, bool]] = []      # open elements: (name, skip?)
+    pos = 0
+
+    def text(chunk: str) -> str:
+        if any(skip for _, skip in stack) or not chunk.strip():
+            return chunk
+        pieces, last = [], 0
+        for m in regex.finditer(chunk):
+            group = m.lastgroup.split("_")[0]
+            if group.startswith("x"):
+                continue                          # an ordinary-word phrase from `avoid`: no tooltip
+            term_id, definition = info[group]
+            if term_id in done:
+                continue
+            done.add(term_id)
+            pieces.append(chunk[last:m.start()])
+            pieces.append(f'<abbr class="gloss" data-term="{term_id}" tabindex="0" '
+                          f'title="{htmllib.escape(definition, quote=True)}">{m.group(0)}</abbr>')
+            last = m.end()
+        pieces.append(chunk[last:])
+        return "".join(pieces)
+
+    for m in TAG.finditer(html):
+        out.append(text(html[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+        if m.group(0).startswith("<!--"):
+            continue
+        closing, name, attrs, selfclosing = m.group(1), m.group(2).lower(), m.group(3), m.group(4)
+        if closing:
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == name:
+                    del stack[i:]
+                    break
+        elif not selfclosing and name not in VOID:
+            stack.append((name, name in _SKIP or bool(_SKIP_CLASS.search(attrs))))
+    out.append(text(html[pos:]))
+    return "".join(out)
+
+
+def on_page_content(html, page, config, files):
+    if page.file.src_uri == GLOSSARY_PAGE:
+        return html
+    # cached by content (bookbuild/bookcache.py): a pure function of the page's HTML, the
+    # language, docs/glossary.yml and this file; re-matching every page cost ~1 s per build
+    lang = _lang(config)
+    k = key("tooltips", 1, html, lang, sources([GLOSSARY, Path(__file__).resolve()]))
+    cached = TOOLTIPS.get(k)
+    if cached is not None:
+        return cached.decode("utf-8")
+    out = add_tooltips(html, lang)
+    TOOLTIPS.put(k, out.encode("utf-8"))
+    return out
+
+
+# --------------------------------------------------------------------------
+# 2 and 3. the macros
+# --------------------------------------------------------------------------
+
+LABELS = {
+    "zh": {"metaphor": "比喻", "formula": "公式", "attnkit": "attnkit", "section": "详见",
+           "columns": ["术语", "生活比喻", "准确含义", "公式", "attnkit", "在哪一节"]},
+    "en": {"metaphor": "Metaphor", "formula": "Formula", "attnkit": "attnkit", "section": "Explained in",
+           "columns": ["Term", "Everyday picture", "Precise meaning", "Formula", "attnkit", "Section"]},
+}
+
+
+def section_title(lang: str, docs_dir: str, target: str) -> str:
+    """The H1 of the page ``target`` ('ch3/softmax.md#...') of language ``lang``."""
+    path = Path(docs_dir) / target.split("#")[0]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    raise ValueError(f"{path} has no H1 title")
+
+
+def _section_title_of(e: dict, lang: str, docs_dir: str) -> str:
+    """section_title() for an entry; a missing page or H1 names the entry."""
+    try:
+        return section_title(lang, docs_dir, e["section"][lang])
+    except (OSError, ValueError) as error:
+        raise GlossaryError(f"docs/glossary.yml, entry id {e['id']!r}: section.{lang} "
+                            f"{e['section'][lang]!r}: {error}") from None
+
+
+def _rel(target: str, page_uri: str) -> str:
+    page, _, anchor = target.partition("#")
+    link = posixpath.relpath(page, posixpath.dirname(page_uri) or ".")
+    return link + (f"#{anchor}" if anchor else "")
+
+
+def _number(title: str) -> str:
+    """'3.4 第三步：softmax…' -> '3.4'; a title without a number -> its part before a colon."""
+    m = re.match(r"(\d+\.\d+)\s", title)
+    return m.group(1) if m else re.split(r"[：:]", title)[0].strip()
+
+
+def glossary_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
+    """The glossary page body: one H2 per term (anchor = its id), then its definition and links."""
+    lab = LABELS[lang]
+    blocks = []
+    for e in sorted(entries(), key=lambda e: e[lang].lower()) if lang == "en" else entries():
+        lines = [f"## {e[lang]} {{#{e['id']}}}", "", e["short"][lang], ""]
+        if e.get("metaphor"):
+            lines.append(f"- **{lab['metaphor']}**：{e['metaphor'][lang]}" if lang == "zh"
+                         else f"- **{lab['metaphor']}:** {e['metaphor'][lang]}")
+        if e.get("formula"):
+            lines.append(f"- **{lab['formula']}**：\\({e['formula']}\\)" if lang == "zh"
+                         else f"- **{lab['formula']}:** \\({e['formula']}\\)")
+        if e.get("attnkit"):
+            lines.append(f"- **{lab['attnkit']}**：`{e['attnkit']}`" if lang == "zh"
+                         else f"- **{lab['attnkit']}:** `{e['attnkit']}`")
+        target = e["section"][lang]
+        title = _section_title_of(e, lang, docs_dir)
+        sep = "：" if lang == "zh" else ": "
+        bold = f"**{lab['section']}**{sep}" if lang == "zh" else f"**{lab['section']}:** "
+        lines.append(f"- {bold}[{title}]({_rel(target, page_uri)})")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def concept_table_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
+    """The concept table: one row per entry with ``table: true``."""
+    cols = LABELS[lang]["columns"]
+    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    glossary_link = _rel(GLOSSARY_PAGE, page_uri)
+    for e in entries():
+        if not e.get("table"):
+            continue
+        target = e["section"][lang]
+        cells = [
+            f"[{e[lang]}]({glossary_link}#{e['id']})",
+            e["metaphor"][lang],
+            e["short"][lang],
+            f"\\({e['formula']}\\)",
+            f"`{e['attnkit'].removeprefix('attnkit.')}`",
+            f"[{_number(_section_title_of(e, lang, docs_dir))}]({_rel(target, page_uri)})",
+        ]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def register_macros(env) -> None:
+    """Add ``glossary()`` and ``concept_table()`` to a mkdocs-macros environment."""
+
+    def _where():
+        return _lang(env.conf), env.conf["docs_dir"], env.page.file.src_uri
+
+    @env.macro
+    def glossary() -> str:
+        """Every glossary term of this language, with its definition (the glossary page)."""
+        return glossary_markdown(*_where())
+
+    @env.macro
+    def concept_table() -> str:
+        """The concept table of chapter 7, one row per glossary entry marked ``table: true``."""
+        return concept_table_markdown(*_where())

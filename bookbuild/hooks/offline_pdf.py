@@ -1,0 +1,3 @@
+"""The offline PDF: build facts for its cover, its link in the nav, the print page's anchors. (bookbuild/offline_pdf.py)"""
+
+from bookbuild.offline_pdf import on_config, on_nav, on_page_content  # noqa: F401

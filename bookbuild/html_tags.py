@@ -1,0 +1,34 @@
+"""The one HTML tag pattern of the build, for every module that walks a page's tags (a11y.py,
+glossary.py, layout_hints.py, print_only.py): a comment, or a start or end tag whose attribute
+values may hold ``>`` inside their quotes (``title="a > b"`` does not end the tag).
+
+Groups, by name and number: ``closing`` (1, "/" for an end tag), ``name`` (2), ``attrs`` (3),
+``selfclosing`` (4, "/" for ``<br/>``); a comment has none of them.
+
+>>> [(m["closing"], m["name"], m["attrs"], m["selfclosing"]) for m in TAG.finditer('<p title="a > b">x</p><br/><!-- c -->')]
+[('', 'p', ' title="a > b"', ''), ('/', 'p', '', ''), ('', 'br', '', '/'), (None, None, None, None)]
+>>> [text for text, tag in tokens('a<b>c</b>')]
+['a', '<b>', 'c', '</b>']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+TAG = re.compile(r"<!--.*?-->"
+                 r"|<(?P<closing>/?)(?P<name>[a-zA-Z][\w-]*)(?P<attrs>(?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(?P<selfclosing>/?)>",
+                 re.S)
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def tokens(html: str) -> Iterator[tuple[str, re.Match | None]]:
+    """``html`` as (text, None) and (tag or comment, its match), in order; no empty text."""
+    pos = 0
+    for m in TAG.finditer(html):
+        if m.start() > pos:
+            yield html[pos:m.start()], None
+        yield m[0], m
+        pos = m.end()
+    if pos < len(html):
+        yield html[pos:], None

@@ -1,0 +1,157 @@
+"""A listing as one language's reader sees it: the ``# [zh]`` / ``# [en]`` line convention.
+
+One file ``snippets/chN/<name>.py`` serves both books. A line whose comment ends with the marker
+``[zh]`` belongs to the Chinese book only, ``[en]`` to the English book only; every other line
+belongs to both. :func:`for_language` keeps the lines of one language and removes the markers:
+
+    sentence = "小猫追着球跑"            # [zh]     ->  kept in zh as  sentence = "小猫追着球跑"
+    sentence = "the cat chased"         # [en]     ->  kept in en as  sentence = "the cat chased"
+    # 每个词一个分数 [zh]                          ->  kept in zh as  # 每个词一个分数
+    scores = q @ k.T  # (n, n)                     ->  kept in both, unchanged
+
+Only a marker at the very end of a real comment counts (found with Python's own tokenizer), so a
+string that happens to end in "[en]" is left alone. A listing without markers comes back
+unchanged. Used by the build (bookbuild/playground.py, and :func:`on_page_markdown` below), the
+tests and ``tools/listings.py`` (run a listing as one book shows it).
+
+In the build, a page includes a listing with an executed fence holding one line,
+``--8<-- "chN/name.py"``. Before markdown-exec runs it, :func:`on_page_markdown` (the hook
+bookbuild/hooks/listings.py) replaces that line with the file filtered for the page's language: so
+the Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both
+the unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros
+plugin never sees the code (no Jinja in listings), and bookbuild/playground.py and
+bookbuild/exec_cache.py still see the include lines. This module imports only the standard
+library: a reader runs ``tools/listings.py`` without MkDocs.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from pathlib import Path
+
+LANGS = ("zh", "en")
+# "# [zh]" alone (the marker is the whole comment) or "# some words [zh]" (it ends the comment).
+_ALONE = re.compile(r"#\s*\[(?P<lang>zh|en)\]\s*$")
+_ENDING = re.compile(r"\s+\[(?P<lang>zh|en)\]\s*$")
+
+
+def markers(source: str) -> dict[int, tuple[str, int]]:
+    """``{line number (1-based): (lang, column where the text to drop starts)}`` for marked lines."""
+    found, tokens = {}, []
+    # A listing may be unbalanced before filtering (the first line of a bracketed statement in a
+    # [zh] and an [en] version): the tokenizer then stops at the end of the file, every comment read.
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            tokens.append(token)
+    except tokenize.TokenError as error:
+        if "EOF" not in str(error):
+            raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
+    except (SyntaxError, IndentationError) as error:
+        raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
+    for token in tokens:
+        if token.type != tokenize.COMMENT:
+            continue
+        row, col = token.start
+        if m := _ALONE.match(token.string):
+            line = source.splitlines()[row - 1]
+            start = len(line[:col].rstrip())           # drop the spaces before "# [zh]" too
+            found[row] = (m["lang"], start)
+        elif m := _ENDING.search(token.string):
+            found[row] = (m["lang"], col + m.start())
+    return found
+
+
+def for_language(source: str, lang: str) -> str:
+    """The listing ``source`` as the ``lang`` book shows and runs it (markers removed).
+
+    >>> print(for_language('x = "猫"  # [zh]\\nx = "cat"  # [en]\\n# 打印 [zh]\\nprint(x)  # (1,)\\n', "en"), end="")
+    x = "cat"
+    print(x)  # (1,)
+    >>> for_language("print(1)\\n", "zh")
+    'print(1)\\n'
+    """
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    marked = markers(source)
+    if not marked:
+        return source
+    out = []
+    for number, line in enumerate(source.splitlines(keepends=True), 1):
+        if number not in marked:
+            out.append(line)
+            continue
+        line_lang, start = marked[number]
+        if line_lang == lang:
+            ending = line[len(line.rstrip("\r\n")):]
+            kept = line[:start].rstrip()
+            out.append(kept + ending)
+    return "".join(out)
+
+
+# A listing on a page: an executed fence whose only line includes one file of snippets/.
+FENCE = re.compile(
+    r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python exec="on"[^\n]*\n'
+    r'(?P=indent)--8<--\s+"(?P<path>[^"]+\.py)"\s*\n'
+    r'(?P=indent)(?P=fence)[ \t]*$',
+    re.M,
+)
+
+
+SNIPPETS = Path(__file__).resolve().parents[1] / "snippets"
+
+
+def expand(markdown: str, lang: str) -> str:
+    """Replace each listing include inside an executed fence with the listing for ``lang``."""
+    from mkdocs.exceptions import PluginError
+
+    def replace(match):
+        path = SNIPPETS / match["path"]
+        if not path.is_file():
+            return match[0]  # pymdownx.snippets reports the missing file itself
+        try:
+            code = for_language(path.read_text(encoding="utf-8"), lang)
+        except ValueError as error:
+            raise PluginError(f"listings: snippets/{match['path']}: {error}") from None
+        indent, fence = match["indent"], match["fence"]
+        body = "".join(f"{indent}{line}".rstrip() + "\n" for line in code.splitlines())
+        head = match[0].split("\n", 1)[0]
+        return f"{head}\n{body}{indent}{fence}"
+
+    return FENCE.sub(replace, markdown)
+
+
+def on_page_markdown(markdown, page, config, files):
+    return expand(markdown, config.theme["language"])
+
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run a listing as one book shows it, on your own computer:
+
+        python tools/listings.py snippets/ch3/softmax_cake.py --lang zh
+
+    Run directly with ``python``, a listing executes both languages' lines (and a few listings,
+    whose first line of a statement has two versions, are not even valid Python then)."""
+    import argparse
+    import runpy
+    import sys
+    import tempfile
+
+    parser = argparse.ArgumentParser(description="Run a listing of snippets/ in one language.")
+    parser.add_argument("listing", type=Path, help="e.g. snippets/ch3/softmax_cake.py")
+    parser.add_argument("--lang", choices=LANGS, default="zh", help="which book's lines to keep (default zh)")
+    args = parser.parse_args(argv)
+    if not args.listing.is_file():
+        parser.error(f"no such listing: {args.listing}")
+    source = for_language(args.listing.read_text(encoding="utf-8"), args.lang)
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / args.listing.name
+        script.write_text(source, encoding="utf-8")
+        sys.argv = [str(script)]
+        runpy.run_path(str(script), run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()

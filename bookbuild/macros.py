@@ -1,0 +1,141 @@
+"""Numbers in the prose come from attnkit, computed while the page is built.
+
+Pages write a computation instead of typing its result, for example
+``{{ pct(softmax([5, 2, 0])[0]) }}`` renders as ``94.6%``. Available names:
+``np`` (NumPy), ``attnkit``, every public attnkit function, and the formatters below.
+Chinese pages write large and tiny numbers the Chinese way with ``zhnum`` (1100 万, 2×10⁻⁹),
+never with digit grouping or e-notation (tests/test_typography.py checks the built pages).
+
+Every call of an attnkit function from a page is memoized on disk (bookbuild/bookcache.py,
+``memo``): keyed by attnkit's sources, the environment and the arguments, shared by both
+languages, so ``train_two_heads("same")`` runs once, not once per sentence and per build.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import re
+import types
+
+import numpy as np
+
+import attnkit
+from attnkit.text import power
+
+from .bookcache import memo
+
+# Make every submodule reachable as attnkit.<name> in pages (attnkit.toy, attnkit.rnn, ...),
+# except the figure module, which pages embed as pictures instead.
+for _info in pkgutil.iter_modules(attnkit.__path__):
+    if not _info.name.startswith("_") and _info.name != "figures":
+        importlib.import_module(f"attnkit.{_info.name}")
+
+
+
+
+def _plain(x: float) -> str:
+    """A float without exponent or trailing zeros: 1100.0 -> 1100, 1.20 -> 1.2."""
+    return np.format_float_positional(x, trim="-")
+
+
+def sci(x, sig: int = 2) -> str:
+    """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
+    mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
+    return f"{_plain(float(mantissa))}×{power(int(exponent))}"
+
+
+def zhnum(x, sig: int = 2) -> str:
+    """x rounded to ``sig`` significant digits, the Chinese way: 万 and 亿 for large numbers,
+    ×10⁻ⁿ for tiny ones. zhnum(11_000_000) -> 1100 万, zhnum(2.1e-9) -> 2.1×10⁻⁹, zhnum(0.25) -> 0.25.
+    """
+    x = float(x)
+    if x == 0 or not np.isfinite(x):
+        return _plain(x) if np.isfinite(x) else str(x)
+    r = float(f"{x:.{sig}g}")
+    if abs(r) >= 1e8:
+        return f"{_plain(round(r / 1e8, 12))} 亿"
+    if abs(r) >= 1e4:
+        return f"{_plain(round(r / 1e4, 12))} 万"
+    if abs(r) < 1e-3:
+        return sci(r, sig)
+    return _plain(r)
+
+
+# "约 275.8 万次", never "约 275.8 万 次": zhnum writes "275.8 万" (a space after the Western
+# digits, as Chinese typesetting does), and the page goes on with its measure word. Between 万/亿
+# and the Chinese character after it there is no space; on_post_page_macros removes the one the
+# page wrote, so "{{ zhnum(x) }} 次" and "{{ zhnum(x) }}次" both read right.
+_SPACE_AFTER_WAN = re.compile(r"(?<=\d [万亿]) +(?=[\u4e00-\u9fff])")
+
+
+def tighten_wan(markdown: str) -> str:
+    """Remove the space between 万/亿 (after a number) and a Chinese character.
+
+    >>> tighten_wan("约 275.8 万 次乘加，1100 万，10 亿 个数")
+    '约 275.8 万次乘加，1100 万，10 亿个数'
+    """
+    return _SPACE_AFTER_WAN.sub("", markdown)
+
+
+def on_post_page_macros(env):
+    """After the macros ran on a Chinese page: 万/亿 stay next to their measure word."""
+    if env.conf["theme"]["language"] == "zh":
+        env.markdown = tighten_wan(env.markdown)
+
+
+
+class Memoized:
+    """attnkit (or one of its modules) as pages see it: its functions are memoized."""
+
+    def __init__(self, module: types.ModuleType):
+        self._module = module
+
+    def __getattr__(self, name):
+        return memoized(getattr(self._module, name))
+
+    def __repr__(self):
+        return f"<memoized {self._module.__name__}>"
+
+
+def memoized(value):
+    if isinstance(value, types.ModuleType) and value.__name__.startswith("attnkit"):
+        return Memoized(value)
+    plain = getattr(value, "__wrapped__", value) if callable(value) else value   # an lru_cache'd function too
+    if isinstance(plain, types.FunctionType) and plain.__module__.startswith("attnkit"):
+        return functools.wraps(value)(functools.partial(memo, value))
+    return value
+
+
+def define_env(env):
+    # glossary() and concept_table(), generated from docs/glossary.yml by bookbuild/glossary.py;
+    # exercise() and exercise_progress(), the coding exercises of exercises/ (bookbuild/exercise_pages.py)
+    from .exercise_pages import register_macros as register_exercise_macros
+    from .glossary import register_macros
+
+    register_macros(env)
+    register_exercise_macros(env)
+
+    env.variables["np"] = np
+    env.variables["attnkit"] = Memoized(attnkit)
+    for name in attnkit.__all__:
+        env.variables[name] = memoized(getattr(attnkit, name))
+
+    @env.macro
+    def num(x, digits: int = 3) -> str:
+        """A number rounded to ``digits`` decimals, trailing zeros kept: num(0.94649, 3) -> 0.946."""
+        return f"{float(x):.{digits}f}"
+
+    @env.macro
+    def pct(x, digits: int = 1) -> str:
+        """A share as a percentage: pct(0.94649) -> 94.6%."""
+        return f"{100 * float(x):.{digits}f}%"
+
+    env.macro(zhnum)
+    env.macro(sci)
+
+    @env.macro
+    def vec(xs, digits: int = 3) -> str:
+        """A vector as [a, b, c] with ``digits`` decimals."""
+        return "[" + ", ".join(f"{float(x):.{digits}f}" for x in np.ravel(xs)) + "]"

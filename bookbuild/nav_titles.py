@@ -1,0 +1,55 @@
+"""The nav is written once, in mkdocs.yml, for both languages; its titles come from the pages.
+
+* A section's title is the H1 of its index page (``chN/index.md``, the section's first entry):
+  set in ``on_env``, when MkDocs has read every page and before it renders any (MkDocs 1.6:
+  on_nav, then the pages are read, then on_env, then the pages are built). In mkdocs.yml a
+  section is written with its folder as a placeholder key (``- ch3: [ch3/index.md, ...]``).
+  A section whose first entry is not its folder's ``index.md`` fails the build.
+* The home page's nav title and the PDF link's title (offline_pdf.py) come from :data:`TITLES`,
+  one row per language.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.nav import Section
+from mkdocs.structure.pages import Page
+
+TITLES = {"zh": {"home": "首页", "pdf": "下载 PDF"}, "en": {"home": "Home", "pdf": "Download PDF"}}
+_sections: list[tuple[Section, Page]] = []   # this build's sections and their index pages (set in on_nav)
+
+
+def sections(items) -> list[Section]:
+    """Every section of the nav, depth first."""
+    found = []
+    for item in items:
+        if isinstance(item, Section):
+            found += [item, *sections(item.children)]
+    return found
+
+
+def index_page(section: Section) -> Page:
+    """The section's first entry, which must be ``<folder>/index.md`` (its title is the section's)."""
+    first = section.children[0] if section.children else None
+    if not (isinstance(first, Page) and posixpath.basename(first.file.src_uri) == "index.md"):
+        found = first.file.src_uri if isinstance(first, Page) else repr(first)
+        raise PluginError(f"nav_titles: the nav section '{section.title}' in mkdocs.yml must begin with its index page "
+                          f"(<folder>/index.md, whose H1 is the section's title), not {found}")
+    return first
+
+
+def on_nav(nav, config, files):
+    lang = config.theme["language"]
+    for page in nav.pages:
+        if page.is_homepage:
+            page.title = TITLES[lang]["home"]
+    _sections[:] = [(section, index_page(section)) for section in sections(nav.items)]
+    return nav
+
+
+def on_env(env, config, files):
+    for section, index in _sections:
+        section.title = index.title
+    return env

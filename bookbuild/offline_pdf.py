@@ -1,0 +1,68 @@
+"""The offline PDF of each language: build facts for its cover, and a link to it in the nav.
+
+* ``config.extra.build`` = {version, commit, date}: printed on the PDF cover
+  (overrides/print/cover.tpl). The date is the build date in UTC, or SOURCE_DATE_EPOCH.
+* The print page gets each page's final HTML: mkdocs-print-site-plugin keeps a copy of a page's
+  HTML when its own on_page_content runs, which is before the hooks (e.g. cjk_lines.py joins Chinese
+  lines there). This hook's on_page_content runs last (event priority), so it hands the plugin
+  the finished HTML.
+* The nav gets a last entry that links to this language's PDF. The PDF does not exist while
+  MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
+  here, after MkDocs validated the nav, rather than written into the nav of the configs.
+
+The PDFs live at site/pdf/ for both languages: see PDF_NAMES and tools/pdf.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import tomllib
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.nav import Link
+
+from . import print_site_fix
+from .nav_titles import TITLES
+
+ROOT = Path(__file__).resolve().parents[1]
+PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}
+
+
+print_site_fix.install()   # print-site's anchor renaming, linear (see print_site_fix.py)
+
+
+def pdf_url(lang: str) -> str:
+    """Site-relative URL of a language's PDF, from the root of that language's site."""
+    return ("" if lang == "zh" else "../") + "pdf/" + PDF_NAMES[lang]
+
+
+def build_info() -> dict:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    commit = os.environ.get("GITHUB_SHA", "")[:7]
+    if not commit:
+        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+        commit = result.stdout.strip() if result.returncode == 0 else ""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
+    return {"version": version, "commit": commit, "date": when.strftime("%Y-%m-%d")}
+
+
+def on_config(config):
+    config.extra["build"] = build_info()
+    return config
+
+
+def on_nav(nav, config, files):
+    lang = config.theme["language"]
+    nav.items.append(Link(TITLES[lang]["pdf"], pdf_url(lang)))
+    return nav
+
+
+@event_priority(-100)  # after every other plugin and hook: see mkdocs.yml, above `hooks:`
+def on_page_content(html, page, config, files):
+    if hasattr(page, "html"):  # set by print-site for every page it will combine
+        page.html = html
+    return html

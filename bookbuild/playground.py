@@ -1,0 +1,163 @@
+"""Build glue for the playground page (playground.md): Python in the reader's browser, offline.
+
+Adds to the site, at build time and never from a CDN:
+
+* ``assets/pyodide/``: the Pyodide core and the official numpy wheel, fetched and cached by
+  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json. Only the
+  Chinese book carries them; the English book (``<zh root>/en/``) gets a worker.js that loads
+  them from there (17 MB stored and cached once, wherever the site is served from);
+* ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
+  module, which needs matplotlib), and the coding exercises of exercises/;
+* ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
+* ``assets/playground/presets.json``: every listing in snippets/ as this language's book shows it
+  (the playground's presets; ``[zh]``/``[en]`` lines filtered by tools/listings.py);
+* ``assets/playground/editor.js``: CodeMirror, bundled from node_modules with esbuild, cached in
+  .cache/playground/ under the bytes of tools/playground_editor.js and package-lock.json.
+
+It also puts a "run this in the browser" link under every listing fence of every page.
+A missing or altered file stops the build with a message that says which file and how to fix it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import posixpath
+import subprocess
+import zipfile
+from pathlib import Path
+
+from mkdocs.config.config_options import ExtraScriptValue
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+from . import listings, vendor_pyodide  # the [zh]/[en] filter and the listing fence form; the pinned Pyodide
+
+ROOT = Path(__file__).resolve().parents[1]
+SNIPPETS = ROOT / "snippets"
+ASSETS = ROOT / "overrides" / "assets" / "playground"
+EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+PLAYGROUND_PAGE = "playground.md"
+WORKER = ASSETS / "worker.js"
+PYODIDE_LINE = 'const PYODIDE = "../pyodide/";'
+# From <en root>/assets/playground/worker.js to <zh root>/assets/pyodide/ (the English book is at <zh root>/en/).
+PYODIDE_FROM_EN = "../../../assets/pyodide/"
+LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
+
+
+def pyodide_files() -> dict[str, Path]:
+    try:
+        return vendor_pyodide.verify()
+    except vendor_pyodide.VendorError as error:
+        (vendor_pyodide.CACHE / ".verified").unlink(missing_ok=True)  # so that `make setup` fetches again
+        raise PluginError(f"playground: {error}") from None
+
+
+def editor_bundle() -> Path:
+    """The CodeMirror bundle, cached under the bytes of its entry point and of the npm lock file
+    (which pins esbuild and every bundled package): .cache/playground/<key>.js."""
+    from .bookcache import Store, key, sources
+    store = Store("playground", ".js")
+    k = key("editor-bundle", 1, sources([EDITOR_ENTRY, ROOT / "package-lock.json"]))
+    if store.path(k).is_file():
+        return store.path(k)
+    if not ESBUILD.exists():
+        raise PluginError(
+            f"playground: {ESBUILD.relative_to(ROOT)} is missing, so the editor cannot be bundled. "
+            "Run `make setup` (it runs `npm ci`) to install the pinned packages from package-lock.json."
+        )
+    partial = store.dir / f"editor.{os.getpid()}.js"  # another build may be bundling too
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(
+        [str(ESBUILD), str(EDITOR_ENTRY), "--bundle", "--format=esm", "--minify", "--legal-comments=none",
+         "--log-level=error", f"--outfile={partial}"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        raise PluginError(f"playground: esbuild could not bundle {EDITOR_ENTRY.relative_to(ROOT)}:\n{result.stderr}")
+    store.put(k, partial.read_bytes())
+    partial.unlink()
+    return store.path(k)
+
+
+def attnkit_zip() -> bytes:
+    """attnkit/**.py and the coding exercises (exercises/ch*/*.py, checked in the page) as a zip
+    with fixed timestamps (same bytes for the same code)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted((ROOT / "attnkit").rglob("*.py")) + sorted((ROOT / "exercises").glob("ch*/*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if name.startswith("attnkit/figures/"):
+                continue
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def english_worker() -> str:
+    """worker.js for the English book: Pyodide from the Chinese book's copy."""
+    source = WORKER.read_text(encoding="utf-8")
+    if source.count(PYODIDE_LINE) != 1:
+        raise PluginError(f"playground: {WORKER.relative_to(ROOT)} must contain the line {PYODIDE_LINE!r} once")
+    return source.replace(PYODIDE_LINE, f'const PYODIDE = "{PYODIDE_FROM_EN}";')
+
+
+def presets(lang: str) -> str:
+    """Every listing as the ``lang`` book shows it (its [zh]/[en] lines filtered), and the welcome code."""
+    try:
+        shown = {
+            path.relative_to(SNIPPETS).as_posix(): listings.for_language(path.read_text(encoding="utf-8"), lang)
+            for path in sorted(SNIPPETS.rglob("*.py"), key=lambda p: p.relative_to(SNIPPETS).as_posix())
+        }
+    except ValueError as error:
+        raise PluginError(f"playground: {error}") from None
+    welcome = listings.for_language((ASSETS / "welcome.py").read_text(encoding="utf-8"), lang)
+    return json.dumps({"welcome": welcome, "listings": shown}, ensure_ascii=False, indent=1)
+
+
+def on_config(config):
+    config.extra_css.append("assets/playground/playground.css")
+    config.extra_javascript.append(ExtraScriptValue("assets/playground/loader.js"))
+    return config
+
+
+def on_files(files, config):
+    def add(site_path, **source):
+        existing = files.get_file_from_path(site_path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, site_path, **source))
+
+    pyodide = pyodide_files()
+    if config.theme["language"] == "zh":
+        for name, path in pyodide.items():
+            add(f"assets/pyodide/{name}", abs_src_path=str(path))
+    else:
+        add("assets/playground/worker.js", content=english_worker())
+    add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
+    add("assets/playground/attnkit.zip", content=attnkit_zip())
+    add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner
+    add("assets/playground/presets.json", content=presets(config.theme["language"]))
+    return files
+
+
+def add_run_links(markdown: str, src_uri: str, lang: str) -> str:
+    """Put a link to the playground, opened with that listing, under every listing fence."""
+    target = posixpath.relpath(PLAYGROUND_PAGE, posixpath.dirname(src_uri) or ".")
+
+    def link(match):
+        indent, path = match["indent"], match["path"]
+        if not (SNIPPETS / path).is_file():
+            return match[0]  # pymdownx.snippets reports the missing file itself
+        return f'{match[0]}\n\n{indent}[{LINK_TEXT[lang]}]({target}?listing={path}){{ .pg-run-link }}\n'
+
+    return listings.FENCE.sub(link, markdown)
+
+
+def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri == PLAYGROUND_PAGE:
+        return markdown
+    return add_run_links(markdown, page.file.src_uri, config.theme["language"])
