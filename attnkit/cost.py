@@ -11,6 +11,10 @@
 - :func:`wall_time`, :func:`time_rnn_and_attention`, :func:`time_scores`: wall-clock
   measurements. They differ from machine to machine and run to run, so the book shows them
   only in its lab notebook (which is executed afresh at every build), never in a test.
+  Each is the fastest of several runs, taken in turns (every length once, then again...), so
+  that a moment when the machine is busy slows one run of each length, not every run of one.
+- :func:`score_macs`: the multiply-adds :func:`score_matrix` does, the count that does not
+  depend on the machine.
 
     >>> score_bytes(1000)             # one float64 weight per pair of tokens
     8000000
@@ -32,7 +36,9 @@ __all__ = [
     "attention_influence_on_last",
     "score_matrix",
     "score_bytes",
+    "score_macs",
     "wall_time",
+    "wall_times",
     "time_rnn_and_attention",
     "time_scores",
     "influence_ratios",
@@ -115,43 +121,72 @@ def score_bytes(n, itemsize=8):
     return n * n * check_positive_int("itemsize", itemsize)
 
 
-def wall_time(fn, *, repeats=5):
-    """The median wall-clock seconds of ``fn()`` over ``repeats`` runs (one warm-up first)."""
-    fn()
-    times = []
-    for _ in range(check_positive_int("repeats", repeats)):
-        start = time.perf_counter()
+def score_macs(n, d_k=64):
+    """Multiply-adds of :func:`score_matrix`: ``q @ k.T`` and ``weights @ v``, ``n * n * d_k`` each.
+
+    Double ``n`` and the count is exactly 4 times as large.
+
+    >>> score_macs(512) / score_macs(256)
+    4.0
+    """
+    n = check_positive_int("n", n)
+    return 2 * n * n * check_positive_int("d_k", d_k)
+
+
+def wall_times(fns, *, repeats=7):
+    """The fewest wall-clock seconds each of ``fns`` took in ``repeats`` rounds; shape (len(fns),).
+
+    Each function runs once to warm up, then the rounds run every function once, in turn.
+    The minimum, not the mean or the median: on a shared machine, other programs can only make
+    a run slower, so the fastest run is the one closest to what the function itself costs; and
+    taking turns spreads a busy moment over all the functions instead of one.
+
+    >>> wall_times([lambda: sum(range(10)), lambda: sum(range(1000))], repeats=3).shape
+    (2,)
+    """
+    repeats = check_positive_int("repeats", repeats)
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+    best = np.full(len(fns), np.inf)                               # (len(fns),)
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best
 
 
-def time_rnn_and_attention(ns, d=32, *, repeats=5):
+def wall_time(fn, *, repeats=7):
+    """The fewest wall-clock seconds ``fn()`` took in ``repeats`` runs (after one warm-up run).
+
+    >>> wall_time(lambda: sum(range(1000)), repeats=3) > 0
+    True
+    """
+    return float(wall_times([fn], repeats=repeats)[0])
+
+
+def time_rnn_and_attention(ns, d=32, *, repeats=7):
     """Seconds to read n tokens with the tiny RNN (n steps in a row) and with one attention layer.
 
     Returns ``(rnn_seconds, attention_seconds)``, each of shape (len(ns),).
     """
     w_rnn = init_rnn(d, d, seed=0)
     w_att = init_attention(d, seed=0)
-    rnn_s, att_s = [], []
-    for n in ns:
-        x = random_tokens(n, d, seed=1)                          # (n, d)
-        rnn_s.append(wall_time(lambda: rnn_forward(x, *w_rnn), repeats=repeats))
-        att_s.append(wall_time(lambda: self_attention(x, *w_att), repeats=repeats))
-    return np.array(rnn_s), np.array(att_s)
+    xs = [random_tokens(n, d, seed=1) for n in ns]               # each (n, d)
+    fns = [lambda x=x: rnn_forward(x, *w_rnn) for x in xs] + [lambda x=x: self_attention(x, *w_att) for x in xs]
+    seconds = wall_times(fns, repeats=repeats)                   # (2 * len(ns),)
+    return seconds[:len(ns)], seconds[len(ns):]
 
 
-def time_scores(ns, d_k=64, *, repeats=3):
+def time_scores(ns, d_k=64, *, repeats=7):
     """Seconds to compute the (n, n) weights for each n, and their size in bytes.
 
     Returns ``(seconds, nbytes)``, each of shape (len(ns),); ``nbytes`` is read from the
     array that was really allocated.
     """
-    seconds, nbytes = [], []
-    for n in ns:
-        seconds.append(wall_time(lambda: score_matrix(n, d_k), repeats=repeats))
-        nbytes.append(score_matrix(n, d_k).nbytes)
-    return np.array(seconds), np.array(nbytes)
+    seconds = wall_times([lambda n=n: score_matrix(n, d_k) for n in ns], repeats=repeats)   # (len(ns),)
+    nbytes = np.array([score_matrix(n, d_k).nbytes for n in ns])                             # (len(ns),)
+    return seconds, nbytes
 
 
 def influence_ratios(n=40, d=8, seed=0):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+import re
 import types
 
 import numpy as np
@@ -60,6 +61,28 @@ def zhnum(x, sig: int = 2) -> str:
     if abs(r) < 1e-3:
         return sci(r, sig)
     return _plain(r)
+
+
+# "约 275.8 万次", never "约 275.8 万 次": zhnum writes "275.8 万" (a space after the Western
+# digits, as Chinese typesetting does), and the page goes on with its measure word. Between 万/亿
+# and the Chinese character after it there is no space; on_post_page_macros removes the one the
+# page wrote, so "{{ zhnum(x) }} 次" and "{{ zhnum(x) }}次" both read right.
+_SPACE_AFTER_WAN = re.compile(r"(?<=\d [万亿]) +(?=[\u4e00-\u9fff])")
+
+
+def tighten_wan(markdown: str) -> str:
+    """Remove the space between 万/亿 (after a number) and a Chinese character.
+
+    >>> tighten_wan("约 275.8 万 次乘加，1100 万，10 亿 个数")
+    '约 275.8 万次乘加，1100 万，10 亿个数'
+    """
+    return _SPACE_AFTER_WAN.sub("", markdown)
+
+
+def on_post_page_macros(env):
+    """After the macros ran on a Chinese page: 万/亿 stay next to their measure word."""
+    if env.conf["theme"]["language"] == "zh":
+        env.markdown = tighten_wan(env.markdown)
 
 
 

@@ -44,6 +44,30 @@ def test_timers_return_one_positive_number_per_length():
     assert self_attention(random_tokens(3, 4), *init_attention(4)).shape == (3, 4)
 
 
+def test_wall_time_takes_the_fastest_run():
+    """A run slowed down by a neighbour must not count: the median of these runs is ~20 ms."""
+    import time as _time
+    from attnkit.cost import wall_time
+    sleeps = iter([0.0, 0.02, 0.02, 0.001, 0.02, 0.02])      # warm-up, then five runs
+    assert wall_time(lambda: _time.sleep(next(sleeps)), repeats=5) < 0.01
+
+
+def test_wall_times_take_turns():
+    """Rounds run every function once in turn: a busy moment cannot land on one function's runs only."""
+    from attnkit.cost import wall_times
+    order = []
+    wall_times([lambda: order.append("a"), lambda: order.append("b")], repeats=3)
+    assert order == ["a", "b"] * 4                            # one warm-up round, then three
+
+
+def test_score_macs_counts_both_products():
+    from attnkit.cost import score_macs
+    assert score_macs(3, 4) == 2 * 3 * 3 * 4
+    assert score_macs(2048) / score_macs(1024) == 4
+    with pytest.raises(ValueError):
+        score_macs(0)
+
+
 # ==========================================================================
 # Table 1 of the paper and the split of one layer's work (chapter 9)
 # ==========================================================================

@@ -1,5 +1,7 @@
 """attnkit.toy_heads: four heads on the toy model, and the tour's bilingual examples."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -55,3 +57,27 @@ def test_tour_sentences_resolve_as_the_tour_says(sid, lang):
 def test_tour_sentence_rejects_unknown_ids():
     with pytest.raises(ValueError, match="unknown tour sentence"):
         tour_sentence("nope", "zh")
+
+
+# The tour promises that its main text needs no maths: one symbol, \(\sqrt{d_k}\), said in words
+# where it appears; every other formula sits in a fold "for the curious" (indented under ???).
+TOUR_MAIN_MATH = {r"\sqrt{d_k}", "d_k", "d_k = 64"}
+
+
+def tour_main_math(markdown: str) -> set[str]:
+    """The inline and display formulas of a page's main text: lines not indented into a fold."""
+    main = "\n".join(line for line in markdown.splitlines() if not line.startswith("    "))
+    return {m.strip() for m in re.findall(r"\\\((.*?)\\\)|\\\[(.*?)\\\]", main, flags=re.S) for m in m if m}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_tour_keeps_its_promise_of_no_maths(lang):
+    from book import DOCS
+    text = (DOCS / lang / "tour.md").read_text(encoding="utf-8")
+    assert tour_main_math(text) <= TOUR_MAIN_MATH, tour_main_math(text) - TOUR_MAIN_MATH
+    assert ("给好奇的你" if lang == "zh" else "For the curious") in text
+
+
+def test_tour_main_math_sees_formulas_outside_folds():
+    page = "Text \\(e^{s}\\) here.\n\n??? note \"x\"\n    Fold \\(\\sin(p)\\).\n"
+    assert tour_main_math(page) == {"e^{s}"}

@@ -1,7 +1,8 @@
 """Chinese typography, read from the built pages as a reader sees them.
 
 Chinese running text quotes with “” (and ‘’ inside), never ASCII "…"; numbers follow Chinese
-habit (1100 万, 约 2×10⁻⁹), never Western digit grouping (11,000,000) or e-notation (2e-09).
+habit (1100 万, 约 2×10⁻⁹, 万/亿 right before the measure word: 275.8 万次), never Western digit
+grouping (11,000,000) or e-notation (2e-09).
 Code, listing output and math keep their own rules and are not read. Every Chinese page is
 checked, including chapters added later, because the list comes from the built site.
 """
@@ -27,6 +28,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 ASCII_QUOTE = re.compile(r'"')
 GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 E_NOTATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+(?![\w])")
+SPACED_WAN = re.compile(r"\d [万亿] +[\u4e00-\u9fff]")      # "275.8 万 次": 万/亿 touch the measure word
 
 
 class ProseText(HTMLParser):
@@ -86,7 +88,8 @@ def prose(html: str) -> list[str]:
 def problems(lines: list[str]) -> list[str]:
     found = []
     for line in lines:
-        for name, pattern in (("ASCII quote", ASCII_QUOTE), ("digit grouping", GROUPED), ("e-notation", E_NOTATION)):
+        for name, pattern in (("ASCII quote", ASCII_QUOTE), ("digit grouping", GROUPED), ("e-notation", E_NOTATION),
+                              ("space after 万/亿", SPACED_WAN)):
             if pattern.search(line):
                 found.append(f"{name}: {line[:160]}")
     return found
@@ -143,6 +146,8 @@ def test_glossary_chinese_text_uses_chinese_quotes():
         ('<article><p>读“今天”时，<code>x = "a"</code></p></article>', []),
         ('<article><p>一共 11,000,000 倍</p></article>', ["digit grouping"]),
         ('<article><p>只剩 2e-09 倍</p></article>', ["e-notation"]),
+        ('<article><p>约 275.8 万 次乘加</p></article>', ["space after 万/亿"]),
+        ('<article><p>约 275.8 万次乘加，1100 万，10 亿。</p></article>', []),
         ('<article><p>约 2×10⁻⁹，1100 万倍，[5, 2, 0]，3.14</p></article>', []),
         ('<article><pre>1,000 2e-09 "x"</pre><span class="arithmatex">\\("a"\\)</span></article>', []),
         ('<article><img alt="图里的&quot;它&quot;"></article>', ["ASCII quote"]),

@@ -245,7 +245,7 @@ def test_switch_scene_heads_and_steps(site, lang):
         np.testing.assert_allclose(got, h.weights[k, 1], atol=ROUNDED)
         assert rows.locator(".attn-num").all_inner_texts() == [pct(w) for w in h.weights[k, 1]]
     # The spoken summary names a target only where a row has one; a uniform row is "spread evenly".
-    live = heads.locator(".attn-sr-only").inner_text().split("; ")
+    live = heads.locator(".attn-sr-only").inner_text().split("；" if lang == "zh" else "; ")   # the language's own marks
     assert len(live) == 4
     for k, said in enumerate(live):
         even = spread_evenly(h.weights[k, 1])
@@ -284,7 +284,10 @@ def test_switch_scene_heads_and_steps(site, lang):
     mix, _ = scaled_dot_product_attention(s.q[i][None], s.k, s.v, scale=1 / divisor)
     names = toy.FEATURE_NAMES[lang]
     expected = [f"{names[f]} {mix[0][f]:.2f}" for f in np.argsort(-mix[0], kind="stable") if abs(mix[0][f]) >= 0.005]
-    assert out.split(" = ")[-1].split(", ") == expected
+    assert out.split(" = ")[-1].split("，" if lang == "zh" else ", ") == expected
+    if lang == "zh":          # the Chinese book's widgets speak with Chinese punctuation: "头：…", never "头: …"
+        for text in (heads.locator(".attn-sr-only").inner_text(), steps.locator("caption").inner_text()):
+            assert "：" in text and ": " not in text and "; " not in text, text
     assert not page.errors and not page.outside
 
 

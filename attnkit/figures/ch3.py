@@ -54,7 +54,8 @@ from ..measure import random_scores, scaling_experiment  # noqa: E402
 from ._style import TEAL  # noqa: E402
 
 D_KS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]   # the widths the scaling figures measure
-PIPELINE = toy.SENTENCES["animal-street-tired"]  # the sentence of section 3.6, in both languages
+# the sentence of section 3.6 in each book: the Chinese book computes a Chinese sentence
+PIPELINE = {"zh": toy.SENTENCES["cat-ball-hungry"], "en": toy.SENTENCES["animal-street-tired"]}
 
 
 def _matrix_panel(ax, w, rows, columns, title):
@@ -207,13 +208,14 @@ def softmax_saturation(lang: str):
 
 @figure("ch3-four-steps")
 def four_steps(lang: str):
-    """The four steps for "it" in both steps of the toy model: scores, scaled, weights, output."""
-    r = toy.attend(PIPELINE.text, PIPELINE.lang)
-    i = r.index("it")
+    """The four steps for the pronoun in both steps of the toy model: scores, scaled, weights, output."""
+    example = PIPELINE[lang]
+    r = toy.attend(example.text, example.lang)
+    i = r.index(example.focus)
     names = toy.FEATURE_NAMES[lang]
     fig, axes = plt.subplots(2, 4, figsize=(12.0, 7.4), gridspec_kw={"width_ratios": [1, 1, 1, 1.1]})
     heads = [tr(lang, "① 点积 q·k", "① dot product q·k"), tr(lang, "② 除以 √d_k = √2", "② divide by √d_k = √2"),
-             tr(lang, "③ softmax 权重", "③ softmax weights"), tr(lang, "④ 加权求和：out[it]", "④ weighted sum: out[it]")]
+             tr(lang, "③ softmax 权重", "③ softmax weights"), tr(lang, f"④ 加权求和：“{example.focus}”的输出", f"④ weighted sum: out[{example.focus}]")]
     for row, step in enumerate(r.steps):
         y = np.arange(len(r.tokens))
         for col, (values, colour, fmt) in enumerate(((step.scores[i], MUTED, "{:.2f}"), (step.scaled[i], BLUE, "{:.2f}"),
@@ -242,6 +244,6 @@ def four_steps(lang: str):
         axes[row, 0].set_ylabel(tr(lang, f"第 {row + 1} 轮", f"round {row + 1}"), fontsize=11, fontweight="bold")
         for col in range(4):
             axes[row, col].set_title(heads[col] if row == 0 else "", fontsize=10.5)
-    fig.suptitle(PIPELINE.text, fontsize=11, color=MUTED)
+    fig.suptitle(example.text, fontsize=11, color=MUTED)
     fig.tight_layout(h_pad=2.0, w_pad=1.2)
     return fig

@@ -20,4 +20,5 @@ for i, j in [(0, 1), (0, 2)]:
     a, b = words[i], words[j]                  # (3,) and (3,) [en]
     pairs = " + ".join(f"({x:g})×({y:g})" for x, y in zip(a, b))
     print(f"{names[i]} · {names[j]} = {pairs} = {dot(a, b):g}")
-print("a @ b:", words[0] @ words[1], words[0] @ words[2])
+print("用 @ 算这两个点积：", words[0] @ words[1], words[0] @ words[2])  # [zh]
+print("a @ b:", words[0] @ words[1], words[0] @ words[2])  # [en]

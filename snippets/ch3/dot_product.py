@@ -8,7 +8,7 @@ len_a, len_b = np.linalg.norm(a), np.linalg.norm(b)
 cos = dot / (len_a * len_b)
 print("a . b =", dot)
 print("|a| =", len_a.round(3), " |b| =", len_b.round(3))
-print("cos(a, b) =", cos.round(4), " 夹角 =", np.degrees(np.arccos(cos)).round(2), "度")  # [zh]
+print("余弦 =", cos.round(4), " 夹角 =", np.degrees(np.arccos(cos)).round(2), "度")  # [zh]
 print("cos(a, b) =", cos.round(4), " angle =", np.degrees(np.arccos(cos)).round(2), "degrees")  # [en]
 
 # 把 b 拉长，方向不变 [zh]

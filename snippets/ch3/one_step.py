@@ -1,7 +1,7 @@
 import numpy as np
 from attnkit import toy
 
-# 只做一步注意力，矩阵随便取：试三组随机矩阵。 [zh]
+# 只开一轮注意力，矩阵随便取：试三组随机矩阵。 [zh]
 # ONE round of attention, with any matrices at all: try three random sets. [en]
 keys, words = ["cat-ball-hungry", "cat-ball-fun"], ("它", "小猫", "球")           # [zh]
 keys, words = ["animal-street-tired", "animal-street-wide"], ("it", "animal", "street")  # [en]
@@ -15,7 +15,7 @@ for trial in range(1, 4):
     ratios = []
     for key in keys:
         r = toy.run(key)
-        step = toy.attention_step(r.x, w_q, w_k, w_v)          # 在词向量上只做一步 [zh]
+        step = toy.attention_step(r.x, w_q, w_k, w_v)          # 在词向量上只开一轮 [zh]
         step = toy.attention_step(r.x, w_q, w_k, w_v)          # one round on the embeddings [en]
         i, ia, ib = r.index(pronoun), r.index(a), r.index(b)
         ratios.append(step.weights[i, ia] / step.weights[i, ib])

@@ -7,8 +7,10 @@ d_model = 16
 pe = sinusoidal_positional_encoding(100, d_model)         # (100, 16)
 m3 = shift_matrix(3, d_model)                             # (16, 16)，每对列一个 2x2 旋转  # [zh]
 m3 = shift_matrix(3, d_model)                             # (16, 16), one 2x2 rotation per pair  # [en]
-print("PE[10] @ M_3 == PE[13]:", np.allclose(pe[10] @ m3, pe[13]))
-print("PE[70] @ M_3 == PE[73]:", np.allclose(pe[70] @ m3, pe[73]))
+print("PE[10] @ M_3 等于 PE[13]：", np.allclose(pe[10] @ m3, pe[13]))  # [zh]
+print("PE[70] @ M_3 等于 PE[73]：", np.allclose(pe[70] @ m3, pe[73]))  # [zh]
+print("PE[10] @ M_3 == PE[13]:", np.allclose(pe[10] @ m3, pe[13]))  # [en]
+print("PE[70] @ M_3 == PE[73]:", np.allclose(pe[70] @ m3, pe[73]))  # [en]
 for k in (1, 3, 25):
     print(f"k = {k:2d}：所有 p 中的最大误差 {sci(shift_error(k, d_model, 75), 1)}")  # [zh]
     print(f"k = {k:2d}: largest error over all p: {shift_error(k, d_model, 75):.1e}")  # [en]

@@ -19,7 +19,8 @@ print("前馈网络的单元“吃的人” = relu(人 + 代词 + 饿 - 2.5)，�
 print(f"\nh row: mean {s.h[i].mean():.3f}, std {s.h[i].std():.3f}")  # [en]
 print("FFN unit 'eater' = relu(person + pronoun + hungry - 2.5), per token:")  # [en]
 for token, v in zip(s.tokens, s.hidden[:, 0]):
-    print(f"  {token}: {v:.3f}")
+    print(f"  {token}：{v:.3f}")  # [zh]
+    print(f"  {token}: {v:.3f}")  # [en]
 print("点亮的词元：", s.eaters())  # [zh]
 print("fires on:", s.eaters())    # [en]
 assert (layer_norm(residual(s.h, s.ffn)) == s.y).all()

@@ -17,4 +17,5 @@ print("\nPE：座位号，x 的后 4 列")  # [zh]
 print("\nPE: the seat numbers, last 4 columns of x")  # [en]
 seats = [f"{p} {token}" for p, token in enumerate(s.tokens)]         # p = 0, 1, 2, ...
 print(story_table(s.pe[:, 8:], seats, ["sin p", "cos p", "sin p/100", "cos p/100"]))  # (n, 4)
-print("\nx = E + PE:", s.x.shape)                          # (n, d_model) = (10, 12)
+print("\nx = E + PE：", s.x.shape)                         # (n, d_model) = (10, 12) [zh]
+print("\nx = E + PE:", s.x.shape)                          # (n, d_model) = (10, 12) [en]

@@ -53,7 +53,7 @@ const STRINGS = {
     rounds: "开会轮次",
     newMeaning: "这一轮混合给 {word} 带来的特征（注意力输出）：",
     unknownMark: "（不认识）",
-    concat: "四张小桌各交一份纪要：每个头给每个词混出 {d} 个数；{h} 份并排拼起来，这 {n} 个词每个都带着 {total} 个数，交给下一层。",
+    concat: "四张小桌各交一份纪要：每个头给每个词混出 {d} 个数；{h} 份并排拼起来，这 {n} 个词每个都带着 {total} 个数，交给下一层。这个玩具模型为了好读，没有把每个词的 {d} 个数切分给各个头；真实模型会切开，每个头只拿一段，拼回来正好是原来的长度。",
   },
   en: {
     loadFailed: "This interactive figure could not load",
@@ -102,11 +102,21 @@ const STRINGS = {
     rounds: "Meeting round",
     newMeaning: "What this round's mix brings to {word} (the attention output):",
     unknownMark: " (unknown)",
-    concat: "Each small table hands in its minutes: every head mixes {d} numbers for each word; laid side by side, the {h} sets give each of the {n} words {total} numbers to take to the next layer.",
+    concat: "Each small table hands in its minutes: every head mixes {d} numbers for each word; laid side by side, the {h} sets give each of the {n} words {total} numbers to take to the next layer. To stay readable, this toy model does not split each word's {d} numbers among the heads; a real model cuts them into pieces, one per head, so that side by side they are exactly as long as before.",
   },
 };
 
 /** A UI string in the page's language, with {name} placeholders filled in. */
+/** "label: text" with the page language's colon: full-width "：" in Chinese, ": " in English. */
+export function labelled(label, text) {
+  return lang() === "zh" ? `${label}：${text}` : `${label}: ${text}`;
+}
+
+/** Items as the page language lists them: "a，b" in Chinese, "a, b" in English. */
+export function listed(items) {
+  return items.join(lang() === "zh" ? "，" : ", ");
+}
+
 export function t(key, vars = {}) {
   const table = STRINGS[lang()];
   const text = key in table ? table[key] : STRINGS.en[key];

@@ -2,7 +2,7 @@
 // scores -> divide by sqrt(d_k) -> softmax -> weighted sum, with a slider for the divisor
 // (the temperature) that shows softmax sharpening and flattening.
 // Data: data/widgets/steps.json; every slider position was computed by attnkit at build time.
-import { choiceGroup, el, liveRegion, loadData, num, pct, t, uid } from "./common.js";
+import { choiceGroup, el, labelled, listed, liveRegion, loadData, num, pct, t, uid } from "./common.js";
 
 const EXPLAIN = {
   zh: [
@@ -88,9 +88,9 @@ export async function mount(root, { lang }) {
       s >= 1 ? el("td", { class: "attn-num", "data-role": "scaled" }, num(g.scaled[i], 3)) : null,
       s >= 2 ? el("td", { class: "attn-weight", "data-role": "weight" },
         el("span", { class: "attn-bar", style: `--w:${g.weights[i]}` }), el("span", { class: "attn-num" }, pct(g.weights[i]))) : null,
-      s >= 3 ? el("td", { class: "attn-vec" }, ex.v[i].map((x, f) => (Math.abs(x) >= 0.005 ? `${ex.feature_names[f]} ${num(x, 2)}` : null)).filter(Boolean).join(", ") || "0") : null));
+      s >= 3 ? el("td", { class: "attn-vec" }, listed(ex.v[i].map((x, f) => (Math.abs(x) >= 0.005 ? `${ex.feature_names[f]} ${num(x, 2)}` : null)).filter(Boolean)) || "0") : null));
     const table = el("table", { class: "attn-table" },
-      el("caption", {}, `${t("query")}: ${ex.label}  ·  d_k = ${ex.d_k}`), el("thead", {}, header), el("tbody", {}, rows));
+      el("caption", {}, `${labelled(t("query"), ex.label)}  ·  d_k = ${ex.d_k}`), el("thead", {}, header), el("tbody", {}, rows));
     explain.textContent = EXPLAIN[lang][s];
     tableWrap.replaceChildren(table);
     sliderBox.hidden = s < 1;
@@ -100,8 +100,8 @@ export async function mount(root, { lang }) {
     // the mix, named by the toy's features (the columns of v), largest first
     const named = g.out.map((x, f) => ({ x, name: ex.feature_names[f] }))
       .filter((f) => Math.abs(f.x) >= 0.005).sort((a, b) => b.x - a.x);
-    outP.textContent = `${ex.label}′ = Σ softmax · v = ` + named.map((f) => `${f.name} ${num(f.x, 2)}`).join(", ");
-    live.textContent = `${t("step", { n: s + 1 })}: ${t("stepNames")[s]}`;
+    outP.textContent = `${ex.label}′ = Σ softmax · v = ` + listed(named.map((f) => `${f.name} ${num(f.x, 2)}`));
+    live.textContent = labelled(t("step", { n: s + 1 }), t("stepNames")[s]);
   }
   draw();
 }

@@ -1,6 +1,6 @@
 // Widget 3: heads. One sentence, four heads (four small tables), side by side or one at a time.
 // <div data-widget="heads">
-import { choiceGroup, el, liveRegion, loadData, pct, t } from "./common.js";
+import { choiceGroup, el, labelled, lang, liveRegion, loadData, pct, t } from "./common.js";
 
 // The heads' titles are headings one level below the section the widget sits in (h3 under an
 // h2, ...), so the page's outline has no gap (Lighthouse's heading-order; screen readers' heading list).
@@ -60,8 +60,8 @@ export async function mount(root) {
       const w = data.weights[h][state.i];
       const top = data.top[h][state.i];           // -1: the row is spread evenly (decided at build time)
       const where = top < 0 ? t("spreadEvenly", { max: pct(Math.max(...w)) }) : `${data.tokens[top]} ${pct(w[top])}`;
-      return `${t("headTitle", { n: h + 1, name: data.names[h] })}: ${word} → ${where}`;
-    }).join("; ");
+      return labelled(t("headTitle", { n: h + 1, name: data.names[h] }), `${word} → ${where}`);
+    }).join(lang() === "zh" ? "；" : "; ");
   }
   draw();
 }

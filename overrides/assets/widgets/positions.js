@@ -2,7 +2,7 @@
 // Pick two positions and a dimension: see PE values (sin/cos) and the dot product of the two
 // encodings, which depends only on the distance between the positions.
 // Data: data/widgets/positions.json (attnkit.sinusoidal_positional_encoding, written by the build).
-import { el, liveRegion, loadData, num, svg, t, uid } from "./common.js";
+import { el, labelled, liveRegion, loadData, num, svg, t, uid } from "./common.js";
 
 const W = 560, H = 170, PAD = 28;
 
@@ -73,15 +73,15 @@ export async function mount(root) {
     }
     const lo = Math.min(...data.sim.flat()), hi = Math.max(...data.sim.flat());
     sim.replaceChildren(
-      el("p", { class: "attn-panel__title" }, `${t("similarity")}: PE[${a}] · PE[${b}]`),
+      el("p", { class: "attn-panel__title" }, labelled(t("similarity"), `PE[${a}] · PE[${b}]`)),
       lineChart(row, Math.floor(lo), Math.ceil(hi), [{ i: a, name: "A", cls: "is-a" }, { i: b, name: "B", cls: "is-b" }], `PE[${a}] · PE[p]`),
       el("p", { class: "attn-readout", "data-role": "sim" },
-        `${t("distance")} |A − B| = ${dist}:  PE[${a}] · PE[${b}] = ${num(data.sim[a][b], 4)}`),
+        labelled(`${t("distance")} |A − B| = ${dist}`, `PE[${a}] · PE[${b}] = ${num(data.sim[a][b], 4)}`)),
       el("p", { class: "attn-readout" }, t("samePairs", { d: dist })),
       el("ul", { class: "attn-pairs", "data-role": "pairs" },
         others.map((p) => el("li", {}, `PE[${p}] · PE[${p + dist}] = ${num(data.sim[p][p + dist], 4)}`))),
     );
-    live.textContent = `A = ${a}, B = ${b}: ${num(data.sim[a][b], 4)}`;
+    live.textContent = labelled(`A = ${a}, B = ${b}`, num(data.sim[a][b], 4));
   }
   draw();
 }

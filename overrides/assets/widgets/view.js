@@ -1,7 +1,7 @@
 // The attention view shared by "click a word", "switch the scene" and "your own sentence":
 // pick a word (click, tap, or arrow keys); lines go to every word it attends to, thicker for
 // more weight; exact percentages on demand; a bar shows what its new meaning is mixed from.
-import { choiceGroup, el, liveRegion, num, pct, svg, t, uid } from "./common.js";
+import { choiceGroup, el, labelled, listed, liveRegion, num, pct, svg, t, uid } from "./common.js";
 
 const ROW = 30, WIDTH = 340, LEFT = 92, RIGHT = 248;
 
@@ -51,7 +51,7 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
     const y = (j) => 30 + j * ROW;
     const chart = svg("svg", {
       viewBox: `0 0 ${WIDTH} ${height}`, class: "attn-arcs", role: "img",
-      "aria-label": `${t("attendsTo", { word })} ` + tokens.map((tok, j) => `${tok} ${pct(weights[j])}`).join(", "),
+      "aria-label": `${t("attendsTo", { word })} ` + listed(tokens.map((tok, j) => `${tok} ${pct(weights[j])}`)),
     },
     svg("text", { x: LEFT - 8, y: 12, class: "attn-col", "text-anchor": "end" }, t("speaker")),
     svg("text", { x: RIGHT + 8, y: 12, class: "attn-col" }, t("listened")));
@@ -83,12 +83,12 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
       .map((f) => el("li", {}, `${f.name} ${num(f.value, 2)}`));
     mix.replaceChildren(
       el("p", { class: "attn-label" }, t("mixedFrom")),
-      el("div", { class: "attn-mixbar", role: "img", "aria-label": t("mixedFrom") + ": " + tokens.map((tok, j) => `${tok} ${pct(weights[j])}`).join(", ") }, segments),
+      el("div", { class: "attn-mixbar", role: "img", "aria-label": labelled(t("mixedFrom"), listed(tokens.map((tok, j) => `${tok} ${pct(weights[j])}`))) }, segments),
       features.length ? el("p", { class: "attn-hint" }, t("newMeaning", { word })) : null,
       features.length ? el("ul", { class: "attn-features" }, features) : null,
     );
     const order = weights.map((w, j) => j).sort((a, b) => weights[b] - weights[a]).slice(0, 3);
-    live.textContent = `${t("attendsTo", { word })} ` + order.map((j) => `${tokens[j]} ${pct(weights[j])}`).join(", ");
+    live.textContent = `${t("attendsTo", { word })} ` + listed(order.map((j) => `${tokens[j]} ${pct(weights[j])}`));
   }
 
   function setSentence(sentence, keepFocus = false) {
