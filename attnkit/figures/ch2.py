@@ -98,7 +98,7 @@ def whole_page(lang: str):
     for j in range(n - 1):
         left.add_patch(FancyArrowPatch((xs[j], 0.9), (xs[j + 1], 0.9), connectionstyle="arc3,rad=-0.5",
                                        arrowstyle="-|>", mutation_scale=9, color=MUTED, lw=1.2))
-    left.set_title(tr(lang, "逐词默读：信息一站一站往后传", "word by word: passed along, one hop at a time"), fontsize=11)
+    left.set_title(tr(lang, "逐词默读：信息一站一站往后传", "word by word: passed along, one hand-off at a time"), fontsize=11)
     focus = r.index(example.focus)
     for i in range(n):
         for j in range(n):

@@ -251,7 +251,7 @@ def tiled_memory(lang: str):
     full, tiled = sig2(full), sig2(tiled)
     fig, ax = plt.subplots(figsize=(7.4, 4.2))
     ax.plot(TILED_NS, full / 2**20, "o-", color=ACCENT, lw=2,
-            label=tr(lang, "一次算完：造出 n×n 的表", "all at once: builds the n×n table"))
+            label=tr(lang, "一次算完：造出 n×n 的表", "all at once: builds the n×n attention matrix"))
     ax.plot(TILED_NS, tiled / 2**20, "o-", color=BLUE, lw=2,
             label=tr(lang, f"分块：每块 {TILED_BLOCK} 个键", f"tiled: {TILED_BLOCK} keys a block"))
     ax.set_xscale("log", base=2)
