@@ -72,4 +72,4 @@ def test_math_is_styled_by_the_sites_own_katex():
 
 def test_chinese_sentences_are_not_separated_by_spaces():
     page = (SITE / "ch3" / "softmax" / "index.html").read_text(encoding="utf-8")
-    assert "整数。要拿" in page, "line breaks between Chinese sentences become visible spaces"
+    assert "凑成 1。要拿" in page, "line breaks between Chinese sentences become visible spaces"
