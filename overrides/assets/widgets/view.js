@@ -70,7 +70,12 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
         chart.append(svg("text", { x: WIDTH - 2, y: y(j) + 5, "text-anchor": "end", class: "attn-pct", "data-to": j }, pct(weights[j])));
       }
     });
-    diagram.replaceChildren(chart);
+    // A row where every share is the same has no favourite: say why instead of leaving the
+    // reader to look for one (equal shares come only from equal scores, the rule of softmax).
+    const even = Math.max(...weights) - Math.min(...weights) < 1e-9;
+    diagram.replaceChildren(...[chart,
+      even && n > 1 ? el("p", { class: "attn-hint attn-even", "data-role": "even" }, t("evenShare", { word, n, pct: pct(1 / n) })) : null,
+    ].filter(Boolean));
 
     const segments = tokens.map((tok, j) => el("span", {
       class: `attn-seg attn-seg--${j % 6}`, style: `flex-grow:${weights[j]}`, "data-to": j, "data-weight": weights[j],
@@ -81,12 +86,13 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
       .filter((f) => Math.abs(f.value) >= 0.005)
       .sort((a, b) => b.value - a.value)
       .map((f) => el("li", {}, `${f.name} ${num(f.value, 2)}`));
-    mix.replaceChildren(
+    // Only Nodes here: replaceChildren and append turn null into the text "null" (issue 27).
+    mix.replaceChildren(...[
       el("p", { class: "attn-label" }, t("mixedFrom")),
       el("div", { class: "attn-mixbar", role: "img", "aria-label": t("mixedFrom") + ": " + tokens.map((tok, j) => `${tok} ${pct(weights[j])}`).join(", ") }, segments),
-      features.length ? el("p", { class: "attn-hint" }, t("newMeaning", { word })) : null,
+      features.length ? el("p", { class: "attn-hint" }, t("newMeaning", { word })) : el("p", { class: "attn-hint" }, t("mixesNothing", { word })),
       features.length ? el("ul", { class: "attn-features" }, features) : null,
-    );
+    ].filter(Boolean));
     const order = weights.map((w, j) => j).sort((a, b) => weights[b] - weights[a]).slice(0, 3);
     live.textContent = `${t("attendsTo", { word })} ` + order.map((j) => `${tokens[j]} ${pct(weights[j])}`).join(", ");
   }
