@@ -31,7 +31,8 @@ from browser import SITE, launch, serve_site
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 REPORT = ROOT / "test-artifacts" / "axe"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# WCAG 2.0/2.1 A and AA, and axe's best practices (landmark-unique, region, heading-order, ...)
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
 def site_pages() -> list[str]:
