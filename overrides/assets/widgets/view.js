@@ -47,14 +47,14 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
     const step = state.s.steps[state.round];
     const weights = step.weights[state.i];
     const word = tokens[state.i];
-    const height = n * ROW + 24;
-    const y = (j) => 30 + j * ROW;
+    const height = n * ROW + 4;
+    const y = (j) => 15 + j * ROW;
+    // The two column heads are HTML above the picture (attn-cols), so they keep the page's text
+    // size on a phone; drawn in the picture they shrank with it to 9 px at 375 px.
     const chart = svg("svg", {
       viewBox: `0 0 ${WIDTH} ${height}`, class: "attn-arcs", role: "img",
       "aria-label": `${t("attendsTo", { word })} ` + tokens.map((tok, j) => `${tok} ${pct(weights[j])}`).join(", "),
-    },
-    svg("text", { x: LEFT - 8, y: 12, class: "attn-col", "text-anchor": "end" }, t("speaker")),
-    svg("text", { x: RIGHT + 8, y: 12, class: "attn-col" }, t("listened")));
+    });
     tokens.forEach((tok, j) => {
       const w = weights[j];
       chart.append(svg("line", {
@@ -73,7 +73,9 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
     // A row where every share is the same has no favourite: say why instead of leaving the
     // reader to look for one (equal shares come only from equal scores, the rule of softmax).
     const even = Math.max(...weights) - Math.min(...weights) < 1e-9;
-    diagram.replaceChildren(...[chart,
+    const heads = el("div", { class: "attn-cols", "aria-hidden": "true" },
+      el("span", {}, t("speaker")), el("span", {}, t("listened")));
+    diagram.replaceChildren(...[heads, chart,
       even && n > 1 ? el("p", { class: "attn-hint attn-even", "data-role": "even" }, t("evenShare", { word, n, pct: pct(1 / n) })) : null,
     ].filter(Boolean));
 
