@@ -1,5 +1,5 @@
 """axe-core on every built page of both languages, light and dark, wide and phone-sized:
-WCAG 2.0/2.1 A and AA rules, 0 violations, nothing excluded from the scan.
+WCAG 2.0/2.1 A and AA rules and axe's best practices, 0 violations, nothing excluded from the scan.
 
 axe comes from npm (package.json pins it; `npm ci` installs it) and is loaded from the site's own
 origin (routed to node_modules), so it runs under each page's strict CSP. The pages are discovered
