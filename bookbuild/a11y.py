@@ -108,7 +108,27 @@ FIGURE_IMG = re.compile(r'<img (?P<attrs>[^>]*\bsrc="(?P<src>[^"]*figures/[a-z0-
 ZOOM_HINT = {"zh": "点按放大", "en": "Tap to enlarge"}
 
 
+# Navigation landmarks need names that tell them apart (axe's best-practice rule
+# landmark-unique). Material names each chapter's sub-navigation by the label that folds it
+# (aria-labelledby="__nav_3_label"), which holds only an icon when the chapter has an index page
+# (navigation.indexes): ten <nav> landmarks with the same empty name. Each is named by its own
+# title instead, the label inside it that shows the chapter's name ("Chapter 0 · Before we start").
+SUBNAV = re.compile(r'(<nav class="md-nav" data-md-level="\d+" aria-labelledby=")(?P<id>__nav_[\d_]+)_label('
+                    r'"[^>]*>\s*<label class="md-nav__title" for="(?P=id)")>')
+
+
+def name_subnavs(html: str) -> str:
+    """Point each chapter's <nav> at its own title (see SUBNAV).
+
+    >>> name_subnavs('<nav class="md-nav" data-md-level="1" aria-labelledby="__nav_3_label" '
+    ...              'aria-expanded="false"> <label class="md-nav__title" for="__nav_3">')
+    '<nav class="md-nav" data-md-level="1" aria-labelledby="__nav_3_title" aria-expanded="false"> <label class="md-nav__title" for="__nav_3" id="__nav_3_title">'
+    """
+    return SUBNAV.sub(lambda m: f'{m[1]}{m["id"]}_title{m[3]} id="{m["id"]}_title">', html)
+
+
 def on_post_page(output, page, config):
+    output = name_subnavs(output)
     if "figures/" not in output:
         return output
     hint = ZOOM_HINT[config.theme["language"]]
@@ -118,3 +138,8 @@ def on_post_page(output, page, config):
                 f'<span class="attn-zoom__hint" aria-hidden="true">{hint}</span></a>')
 
     return FIGURE_IMG.sub(zoomable, output)
+
+
+def on_post_template(output_content, template_name, config):
+    # 404.html is a template, not a page: it has the same navigation
+    return name_subnavs(output_content) if template_name == "404.html" else output_content

@@ -108,10 +108,35 @@ def localized_copy_buttons(page_html: str, lang: str) -> str:
     return COPIED.sub(f'<span class="notice" hidden>{copied}</span>', page_html)
 
 
+HEADING = re.compile(r'<h(?P<level>[1-6]) id="(?P<id>[^"]*)">(?P<text>.*?)<a class="anchor-link" href="#[^"]*">')
+
+
+def toc_ids(toc) -> list[str]:
+    """The anchors of a table of contents, in page order."""
+    return [i for item in toc for i in (item.id, *toc_ids(item.children))]
+
+
+def heading_ids(html: str, ids: list[str]) -> str:
+    """Give the notebook's headings the anchors its table of contents links to. nbconvert makes a
+    heading's id from its ASCII letters only, so a Chinese heading got ``id=""`` while
+    mkdocs-jupyter's table of contents (and Material's "skip to content" link) pointed at
+    ``#_1``, ``#_2``: links to nothing (axe's best-practice rule region found the skip link).
+
+    >>> heading_ids('<h1 id="">实验<a class="anchor-link" href="#">¶</a></h1>', ["_1"])
+    '<h1 id="_1">实验<a class="anchor-link" href="#_1">¶</a></h1>'
+    """
+    found = list(HEADING.finditer(html))
+    if len(found) != len(ids):
+        return html            # a table of contents of other depth: leave the page as nbconvert wrote it
+    names = iter(ids)
+    return HEADING.sub(lambda m: (lambda i: f'<h{m["level"]} id="{i}">{m["text"]}<a class="anchor-link" href="#{i}">')(next(names)), html)
+
+
 def on_page_content(html, page, config, files):
     # on the page content, so that the print page (bookbuild/offline_pdf.py) gets the alt texts too
     if not is_lab(page.file.src_uri):
         return html
+    html = heading_ids(html, toc_ids(page.toc))
     html = localized_copy_buttons(html, config.theme["language"])
     return fixed_cell_ids(add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri))
 

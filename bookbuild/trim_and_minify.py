@@ -3,9 +3,11 @@
 Plugins add their browser files to every page; this hook takes them off the pages that do not
 use them, after the HTML is final (``on_post_page``):
 
-* markdown-exec's ``_markdown_exec_pyodide.js/.css`` serve its ``pyodide`` fence, which loads
-  Pyodide from a CDN: the book never uses it (the playground runs Python from the site itself),
-  so the files go from every page, and a page that does use such a fence stops the build.
+* markdown-exec's ``pyodide`` fence loads Pyodide from a CDN: the book never uses it (the
+  playground runs Python from the site itself). The configs enable only markdown-exec's
+  ``python`` fence (``languages: [python]``), so its ``_markdown_exec_pyodide.js/.css`` (the
+  stylesheet ``@import``s from a CDN) are neither copied into site/ nor linked; a page that
+  still renders such a fence stops the build.
 * mkdocs-print-site-plugin's ``js/print-site.js`` and ``css/print-site*.css`` style and number
   the print page only: they stay there (the plugin writes that page itself, after this event)
   and leave every other page.
@@ -14,7 +16,9 @@ use them, after the HTML is final (``on_post_page``):
   of the same sitemaps with instant navigation). The language selector
   (overrides/partials/alternate.html) links to the same page in the other language without them.
 * Material's palette stylesheet (12 KB) holds every primary and accent colour; pages get a copy
-  with the ones the config's palette uses (3 KB, named by its content).
+  with the ones the config's palette uses (3 KB, named by its content). Material's own copies of
+  the palette and main stylesheets (and their source maps) leave site/ once the trimmed ones
+  are written: no page links them.
 * Lab pages (mkdocs-jupyter): the notebook stylesheet that nbconvert inlines into each lab page
   (JupyterLab's whole theme, ~580 KB) keeps only the rules whose classes occur on that page and
   the custom properties something uses; the MathJax loader whose ``src`` is empty (it fetched the
@@ -42,9 +46,6 @@ _FACTS = Store("lean", ".json")    # file_facts: what each page and script adds 
 
 # Tags removed with the spaces before them (see _remove_indented: a pattern that begins with
 # ``[ \t]*`` is tried at every character, 0.1 s per pattern on the 2.2 MB print page)
-MARKDOWN_EXEC_PYODIDE = re.compile(
-    r'<(?:link rel="stylesheet" href="[^"]*assets/_markdown_exec_pyodide\.css">\n?'
-    r'|script src="[^"]*assets/_markdown_exec_pyodide\.js"></script>\n?)')
 PRINT_SITE = re.compile(
     r'<(?:link rel="stylesheet" href="[^"]*css/print-site[\w-]*\.css">\n?'
     r'|script src="[^"]*js/print-site\.js"></script>\n?)')
@@ -332,7 +333,6 @@ def lean(html: str, print_page: bool = False, elsewhere: str = "", palette: tupl
     if any(fence.search(html) for fence in PYODIDE_FENCE):
         raise PluginError("markdown-exec's pyodide fence loads Pyodide from a CDN and runs it on the page: "
                           "the book's listings run in the playground instead (bookbuild/playground.py).")
-    html = _remove_indented(MARKDOWN_EXEC_PYODIDE, html)
     if not print_page:
         html = _remove_indented(PRINT_SITE, html)
     head, sep, body = html.partition("</head>")
@@ -436,6 +436,14 @@ def trim_material(css: str, pages: list[str], scripts: list[str], stylesheets: l
 _pages: list[Path] = []   # every HTML file this build wrote
 
 
+def _remove_shipped(path: Path, keep: str) -> None:
+    """Remove Material's own copy of a stylesheet that was trimmed, and its source map (it maps
+    the full file, not the trimmed one): every page links the trimmed copy ``keep``."""
+    if path.name != keep:
+        for stale in (path, path.with_name(path.name + ".map")):
+            stale.unlink(missing_ok=True)
+
+
 def _material_css(config) -> None:
     """Trim Material's stylesheet (see trim_material) and point every page this build wrote at it."""
     site = Path(config.site_dir)
@@ -450,6 +458,7 @@ def _material_css(config) -> None:
     text = trim_material(found[0].read_text(encoding="utf-8"), pages, scripts, stylesheets)
     name = f"main.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.min.css"
     (found[0].parent / name).write_text(text, encoding="utf-8")
+    _remove_shipped(found[0], keep=name)
     for path, html in zip(paths, pages):
         head, sep, body = html.partition("</head>")
         changed = head.replace(f"assets/stylesheets/{found[0].name}", f"assets/stylesheets/{name}")
@@ -564,9 +573,11 @@ def on_post_build(config):
         html = path.read_text(encoding="utf-8")
         path.write_text(lean(html, print_page=True, elsewhere=_elsewhere(config), palette=palette_files(config)[:2]),
                         encoding="utf-8")
-    _, name, text = palette_files(config)
+    shipped, name, text = palette_files(config)
     if name:
-        (Path(config.site_dir) / "assets" / "stylesheets" / name).write_text(text, encoding="utf-8")
+        folder = Path(config.site_dir) / "assets" / "stylesheets"
+        (folder / name).write_text(text, encoding="utf-8")
+        _remove_shipped(folder / shipped, keep=name)
     _material_css(config)
     _minify_own_css(config)
     _minify_own_js(config)

@@ -1,5 +1,5 @@
 """axe-core on every built page of both languages, light and dark, wide and phone-sized:
-WCAG 2.0/2.1 A and AA rules, 0 violations, nothing excluded from the scan.
+WCAG 2.0/2.1 A and AA rules and axe's best practices, 0 violations, nothing excluded from the scan.
 
 axe comes from npm (package.json pins it; `npm ci` installs it) and is loaded from the site's own
 origin (routed to node_modules), so it runs under each page's strict CSP. The pages are discovered
@@ -31,7 +31,8 @@ from browser import SITE, launch, serve_site
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 REPORT = ROOT / "test-artifacts" / "axe"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# WCAG 2.0/2.1 A and AA, and axe's best practices (landmark-unique, region, heading-order, ...)
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
 def site_pages() -> list[str]:

@@ -30,7 +30,7 @@ def test_key_parts_of_different_types_or_splits_differ():
     assert key("页\ud800") == key("页\ud800")   # a lone surrogate (kept by the page cache) can be keyed
 
 
-@pytest.mark.parametrize("name", ["MARKDOWN_EXEC_PYODIDE", "PRINT_SITE", "HEAD_ALTERNATE", "PLAYGROUND_CSS"])
+@pytest.mark.parametrize("name", ["PRINT_SITE", "HEAD_ALTERNATE", "PLAYGROUND_CSS"])
 def test_removing_a_tag_with_its_indentation_is_re_sub_with_leading_spaces(name):
     """trim_and_minify.py searches its tags from the ``<`` on and removes the spaces before each match itself
     (a pattern that starts with ``[ \\t]*`` is tried at every character of a 2 MB print page):
@@ -39,8 +39,6 @@ def test_removing_a_tag_with_its_indentation_is_re_sub_with_leading_spaces(name)
     pattern = getattr(lean, name)
     reference = re.compile(r"[ \t]*(?:" + pattern.pattern + ")", pattern.flags)
     tags = {
-        "MARKDOWN_EXEC_PYODIDE": ['<link rel="stylesheet" href="../assets/_markdown_exec_pyodide.css">',
-                                  '<script src="assets/_markdown_exec_pyodide.js"></script>'],
         "PRINT_SITE": ['<link rel="stylesheet" href="css/print-site-material.css">', '<script src="../js/print-site.js"></script>'],
         "HEAD_ALTERNATE": ['<link rel="alternate" href="/en/" hreflang="en">'],
         "PLAYGROUND_CSS": ['<link rel="stylesheet" href="assets/playground/playground.css">'],

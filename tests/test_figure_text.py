@@ -21,6 +21,10 @@ from browser import SITE
 from test_axe import TAGS, inject_axe
 
 MIN_PX = 9.0
+# Figures a phone reader must be able to read where they stand, without tapping them open (issue
+# 27: their text was 3-6 px at 375 px). They are drawn under 5 inches wide with text of 9 pt and
+# more (attnkit/figures: ch0.py, ch8.py, ch9.py), and must show every label at MIN_PX inline.
+INLINE = {"ch0-dot-signs", "ch8-attention", "ch9-causal", "ch9-kv-work"}
 PT_TO_PX = 4 / 3
 TEXT_SCALE = re.compile(r"scale\((?P<s>[\d.]+) -(?P=s)\)")   # a text group: scale(fontsize/100, -fontsize/100)
 SVG_TEXT = re.compile(r'<text\b[^>]*font-size[:=]\s*"?(?P<size>[\d.]+)(?:px|pt)?')
@@ -141,6 +145,9 @@ def label_problems(page, base: str, path: str, label_pt: dict[str, float], seen:
         inline = pt * PT_TO_PX * fig["width"] / fig["natural"]
         if inline >= MIN_PX:
             continue
+        if fig["src"].rsplit("/", 1)[1].removesuffix(".svg") in INLINE:
+            problems.append(f"{path} {fig['src']}: labels at {inline:.1f} px where the figure stands "
+                            f"(it must be readable without zooming: INLINE)")
         if not fig["zoom"]:
             problems.append(f"{path} {fig['src']}: labels at {inline:.1f} px and no full-size view")
             continue

@@ -65,6 +65,41 @@ def test_first_visit_fetches_no_search_no_print_files_and_one_sitemap(site, path
     page.context.close()
 
 
+def test_site_holds_no_file_for_nothing():
+    """Issue 27's housekeeping: markdown-exec's pyodide assets (a stylesheet that @imports from a
+    CDN) never reach site/ (the configs enable only its python fence), and Material's own main
+    and palette stylesheets and their source maps leave once the trimmed copies are written: every
+    stylesheet in assets/stylesheets/ is one that pages link."""
+    assert not list(SITE.rglob("_markdown_exec_*")), list(SITE.rglob("_markdown_exec_*"))
+    import os
+    import os.path
+    for lang_site in (SITE, SITE / "en"):
+        pages = [p for p in lang_site.rglob("*.html") if "assets" not in p.relative_to(lang_site).parts
+                 and (lang_site != SITE or p.relative_to(SITE).parts[0] != "en")]
+        linked = set()
+        for path in pages:
+            for href in re.findall(r'<link rel="stylesheet" href="([^"]*assets/stylesheets/[^"]+)"', path.read_text(encoding="utf-8")):
+                # the 404 pages use rooted URLs (under the path of site_url: "/" here)
+                linked.add(os.path.normpath(SITE / href.lstrip("/") if href.startswith("/") else path.parent / href))
+        shipped = {os.path.normpath(p) for p in (lang_site / "assets" / "stylesheets").iterdir()}
+        assert shipped == linked, f"{lang_site}: not linked by any page: {sorted(shipped - linked)}"
+
+
+def test_canonical_link_only_for_a_public_address():
+    """A canonical link to the preview address (127.0.0.1) told search engines that the published
+    page was a copy of one on the reader's machine: without SITE_URL there is none
+    (overrides/main.html), with it every page names its own public address."""
+    import os
+    site_url = os.environ.get("SITE_URL")
+    for path in [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts]:
+        canonical = re.findall(r'<link rel="canonical" href="([^"]*)"', path.read_text(encoding="utf-8"))
+        if not site_url:
+            assert not canonical, f"{path.relative_to(SITE)}: {canonical}"
+        elif path.name == "index.html":
+            page = path.parent.relative_to(SITE).as_posix()
+            assert canonical == [site_url.rstrip("/") + "/" + ("" if page == "." else page + "/")], path
+
+
 def test_no_page_loads_what_it_does_not_use():
     pages = [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts]
     assert len(pages) > 60

@@ -7,7 +7,7 @@ strict Content-Security-Policy, with nothing reachable outside the site. In that
    or is taller than the height it holds while skipped, at 1280 or 375 px (test_axe.REVEAL);
 3. with every fold opened and the widgets mounted, every line of every code block takes the
    columns attnkit.text.width counts (test_code_columns.column_problems);
-4. axe-core finds no WCAG 2.0/2.1 A or AA violation at 1280 px and at 375 px in the light
+4. axe-core finds no WCAG 2.0/2.1 A or AA violation, nor a best-practice one, at 1280 px and at 375 px in the light
    palette (test_axe.scan; test_axe.py scans the dark palette);
 5. at 375 px no label of a figure or a widget is under 9 CSS px, and a figure too small inline
    opens full size when tapped (test_figure_text.label_problems);

@@ -85,6 +85,17 @@ def _wait_steps(page, at_least, timeout=240_000):
         arg=at_least, timeout=timeout)
 
 
+def _listen(page):
+    """Record what the widget's live region announces from now on; returns a function that gives
+    the announcements so far."""
+    page.evaluate("""() => {
+      const live = document.querySelector("[data-widget='train-gpt'] [aria-live='polite']");
+      window.__said = [];
+      new MutationObserver(() => window.__said.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+    }""")
+    return lambda: page.evaluate("() => window.__said")
+
+
 @pytest.mark.browser
 def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     base, b = browser
@@ -94,9 +105,16 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     assert widget.get_attribute("data-python") is not None
     start = page.locator("[data-widget='train-gpt'] [data-action='start']")
     assert start.inner_text() == "Start training"
+    # One button whose label says what it does: no aria-pressed beside a changing label (WAI-ARIA APG).
+    assert start.get_attribute("aria-pressed") is None
+    said = _listen(page)
     start.focus()
     page.keyboard.press("Enter")                                   # keyboard-operable
     _wait_steps(page, 10)
+    labels = hook.GPT_LABELS["en"]
+    # the seconds of loading are announced, and so is their end
+    assert said()[:2] == [labels["loading"], labels["started"].format(steps=training.BOOK["steps"])], said()
+    assert start.get_attribute("aria-pressed") is None
     # the page is not blocked while Python trains: the main thread answers at once
     lag = page.evaluate("() => new Promise(r => { const t = performance.now(); setTimeout(() => r(performance.now() - t), 0); })")
     assert lag < 1000
@@ -104,6 +122,12 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='paused']")
     losses = _losses(page)
     assert len(losses) >= 10
+    # The steps Python already had arrive after the press: the status names the step it stopped at
+    # (it said "Paused at step 20" while holding 25), and no more steps come.
+    status = page.locator("[data-widget='train-gpt'] .gpt-status").inner_text()
+    assert status.startswith(f"Paused at step {len(losses)},"), (status, len(losses))
+    page.wait_for_timeout(1500)
+    assert len(_losses(page)) == len(losses)
     _, cpython = training.train(**{**training.BOOK, "steps": len(losses)})
     assert losses == pytest.approx(cpython, abs=1e-9, rel=0)
     assert page.get_attribute("[data-widget='train-gpt'] .gpt-check", "data-matches") == "true"
@@ -121,6 +145,21 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     losses = _losses(page)
     _, cpython = training.train(**{**training.BOOK, "seed": 3, "lr": 0.03, "steps": len(losses)})
     assert losses == pytest.approx(cpython, abs=1e-9, rel=0)
+    # To the end, by keyboard: the button is never disabled, so focus stays on it, and it offers
+    # to train again (it read "Resume", disabled, and focus fell to the page).
+    start.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='done']", timeout=300_000)
+    assert page.evaluate("() => document.activeElement.dataset.action") == "start"
+    assert start.is_enabled() and start.inner_text() == labels["again"]
+    assert said()[-1].startswith("Done: 120 steps") and len(_losses(page)) == training.BOOK["steps"]
+    page.keyboard.press("Enter")                                   # train again: from step 0
+    _wait_steps(page, 5)
+    assert start.inner_text() == labels["pause"] and len(_losses(page)) < training.BOOK["steps"]
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-widget='train-gpt'] .gpt-status[data-state='paused']")
+    _, cpython = training.train(**{**training.BOOK, "seed": 3, "lr": 0.03, "steps": len(_losses(page))})
+    assert _losses(page) == pytest.approx(cpython, abs=1e-9, rel=0)
     assert page.errors == [] and page.outside == []
 
 
@@ -136,6 +175,14 @@ def test_chinese_labels_phone_width_dark_and_print_form(browser):
     assert not reveal(page)   # lay out what is off screen too (content-visibility), nothing clipped
     width = page.locator("[data-widget='train-gpt']").evaluate("e => e.scrollWidth")
     assert width <= 375
+    # Text a phone reader can read without zooming: the chart and the maps are drawn in CSS px,
+    # every label at 12 px or more (the chart's was 9.6 px), and every line has its legend.
+    sizes = page.locator("[data-widget='train-gpt'] svg text").evaluate_all(
+        "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b))")
+    assert len(sizes) > 20 and min(sizes) >= 12, sorted(sizes)[:3]
+    legend = page.locator("[data-widget='train-gpt'] .gpt-legend").inner_text()
+    assert f"ln {training.BOOK['vocab_size']} ≈ {math.log(training.BOOK['vocab_size']):.2f}" in legend
+    assert "查询" in page.locator("[data-widget='train-gpt'] .gpt-maps-legend").inner_text()
     page.emulate_media(media="print")
     assert not page.locator("[data-widget='train-gpt']").is_visible()
     assert page.locator("img[src$='ch8-train.svg']").is_visible()

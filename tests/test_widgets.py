@@ -322,11 +322,45 @@ def test_positions_explorer(site):
 PORT_CASES = {
     "zh": ["小猫追着球跑，因为它很好玩。", "小狗追着球跑，因为它饿了。", "苹果发布会上发布了新手机。",
            "水果摊的苹果又甜又脆", "它🐱饿了", "小猫 likes 球 123", "שלום 它 عالم", "<script>alert(1)</script>",
-           "猫‍猫\u200b跑了", "因为因为因为", "Ｅｍｏｊｉ 👩‍👩‍👧 它"],
+           "猫‍猫\u200b跑了", "因为因为因为", "Ｅｍｏｊｉ 👩‍👩‍👧 它", "abc123 123abc 2's 它"],
     "en": ["The kitten chased the ball because it was shiny.", "The animal didn't cross the street because it was too tired.",
            "Apple’s new phone", "THE DOG CHASED IT", "it's 2 fun", "<img src=x onerror=alert(1)>", "مرحبا it", "café it ñ",
-           "hungry hungry it", "emoji 🍎 apple"],
+           "hungry hungry it", "emoji 🍎 apple", "abc123 123abc 2's it"],
 }
+
+# What the widget's tokenizer (the browser's word segmenter, then the lexicon) must make of text
+# the port cuts into characters: a word the toy does not know stays one word, and an emoji made
+# of several code points (a family joined by ZWJ, a flag, a skin tone, a heart with its variation
+# selector: one grapheme cluster each, Unicode UAX #29) stays one token. Words the lexicon knows
+# are Python's tokens.
+SEGMENTED = {
+    "zh": {"שלום 它 عالم": ["שלום", "它", "عالم"],
+           "Ｅｍｏｊｉ 👩‍👩‍👧 它": ["Ｅｍｏｊｉ", "👩‍👩‍👧", "它"],
+           "它 🇨🇳 👍🏽 ❤️ 饿了": ["它", "🇨🇳", "👍🏽", "❤️", "饿了"],
+           "猫‍猫\u200b跑了": ["猫", "猫", "跑", "了"]},
+    "en": {"café it ñ": ["café", "it", "ñ"], "مرحبا it": ["مرحبا", "it"],
+           "the dog 👩‍👩‍👧 🇨🇳 👍🏽 ❤️": ["the", "dog", "👩‍👩‍👧", "🇨🇳", "👍🏽", "❤️"],
+           "Straße naïve it": ["straße", "naïve", "it"]},
+}
+
+TOY_IN_PAGE = """async ([texts, split]) => {
+    const root = document.baseURI.replace(/tour\\/$/, '');
+    const toy = await import(new URL('assets/widgets/toy.js', root).href);
+    const model = await (await fetch(new URL('data/widgets/toy.json', root).href)).json();
+    return texts.map((text) => {
+        try { return toy.attend(text, model, split === 'port' ? toy.portTokenize : toy.tokenize); }
+        catch (e) { return { error: e.kind || String(e) }; }
+    });
+}"""
+
+
+def assert_same_math(got, tokens, lang):
+    """The widget's weights and outputs for ``tokens`` are attnkit's (toy.attend takes tokens too)."""
+    r = toy.attend(tokens, lang)
+    assert got["known"] == r.known
+    for mine, theirs in zip(got["steps"], r.steps):
+        np.testing.assert_allclose(mine["weights"], theirs.weights, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(mine["out"], theirs.out, rtol=0, atol=1e-9)
 
 
 @browser_only
@@ -334,14 +368,7 @@ PORT_CASES = {
 def test_javascript_port_of_the_toy_model_matches_attnkit(site, lang):
     page = open_tour(site, lang)
     texts = PORT_CASES[lang] + ["", " ，。!? ", " ".join(["word"] * 500)]
-    results = page.evaluate("""async (texts) => {
-        const toy = await import(new URL('assets/widgets/toy.js', document.baseURI.replace(/tour\\/$/, '')).href);
-        const model = await (await fetch(new URL('data/widgets/toy.json', document.baseURI.replace(/tour\\/$/, '')).href)).json();
-        return texts.map((text) => {
-            try { return toy.attend(text, model); }
-            catch (e) { return { error: e.kind || String(e) }; }
-        });
-    }""", texts)
+    results = page.evaluate(TOY_IN_PAGE, [texts, "port"])
     for text, got in zip(texts, results):
         try:
             r = toy.attend(text, lang)
@@ -350,12 +377,34 @@ def test_javascript_port_of_the_toy_model_matches_attnkit(site, lang):
             assert got["error"] == ("tooLong" if "at most" in str(error) else "empty")
             continue
         assert got.get("tokens") == r.tokens, f"{text!r}: tokens differ"
-        assert got["known"] == r.known
-        for mine, theirs in zip(got["steps"], r.steps):
-            np.testing.assert_allclose(mine["weights"], theirs.weights, rtol=0, atol=1e-9)
-            np.testing.assert_allclose(mine["out"], theirs.out, rtol=0, atol=1e-9)
+        assert_same_math(got, r.tokens, lang)
     assert not page.errors and not page.outside
 
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_finds_words_with_the_platforms_segmenter(site, lang):
+    """Every sentence of the book gets Python's tokens; words the toy does not know and emoji stay
+    whole (SEGMENTED); the weights are attnkit's for the tokens found; refusals as in Python."""
+    page = open_tour(site, lang)
+    book = [e.text for e in toy.SENTENCES.values() if e.lang == lang] + [s.text[lang] for s in TOUR_SENTENCES.values()]
+    book += page.locator('[data-widget="your-sentence"] .attn-chip').all_inner_texts()
+    cases = list(SEGMENTED[lang])
+    refused = ["", " ，。!? ", " ".join(["word"] * 500)]
+    results = page.evaluate(TOY_IN_PAGE, [book + cases + refused, "segmenter"])
+    for text, got in zip(book, results):
+        assert got.get("tokens") == toy.tokenize(text, lang), f"{text!r}: not Python's tokens"
+        assert_same_math(got, got["tokens"], lang)
+    for text, got in zip(cases, results[len(book):]):
+        assert got.get("tokens") == SEGMENTED[lang][text], text
+        assert_same_math(got, got["tokens"], lang)
+    assert [got.get("error") for got in results[-3:]] == ["empty", "empty", "tooLong"]
+    assert not page.errors and not page.outside
+
+
+# What a reader must never see where a word or a number should be: JavaScript's placeholders
+# (a null child appended to the DOM becomes the text "null": the "nullnull" of issue 27).
+NOT_A_NUMBER = re.compile(r"null|undefined|NaN|\[object")
 
 HOSTILE = [
     ("<img src=x onerror=alert(1)>", None),
@@ -392,13 +441,15 @@ def test_your_sentence_handles_hostile_input(site):
         elif expect == "tooLongChars":
             assert "最多 2000 个字符" in message
         else:
-            r = toy.attend(text, "zh")
-            assert widget.locator(".attn-tokens .attn-choice").all_inner_texts() == r.tokens
+            shown = widget.locator(".attn-tokens .attn-choice").all_inner_texts()
+            r = toy.attend(shown, "zh")   # the words the segmenter found, through attnkit
+            assert "".join(shown) == "".join(toy.tokenize(text, "zh"))   # nothing lost or added
             if not any(r.known):
                 assert "一个词也不认识" in message
             else:
                 assert "不认识这些词" in message
             assert (expect == "noKnown") <= (not any(r.known))
+        assert not NOT_A_NUMBER.search(widget.inner_text()), f"{text[:20]!r}: {widget.inner_text()[:200]}"
     # a sentence the toy knows, by example button
     widget.locator(".attn-chip").nth(0).click()
     r = toy.attend(widget.locator(".attn-chip").nth(0).inner_text(), "zh")
@@ -406,6 +457,60 @@ def test_your_sentence_handles_hostile_input(site):
     np.testing.assert_allclose(drawn_weights(widget), r.steps[1].weights[i], atol=ROUNDED)
     assert widget.locator(".attn-message").inner_text() == ""
     assert not dialogs and not page.errors and not page.outside
+
+
+# Sentences without a clue word (nothing needs something alive or a thing), and their words.
+NO_CLUE = {"zh": "小猫追着球跑，因为它很大", "en": "The cat chased the ball because it was big"}
+ALL_UNKNOWN = {"zh": "今天 天气 不错", "en": "hello there world"}
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_your_sentence_explains_even_shares_and_never_prints_null(site, lang):
+    """Issue 27: a word whose mix brings nothing printed "nullnull" (the view appended null
+    children): a sentence of unknown words, or round 1 of a sentence without clue or topic words.
+    Now the view says the mix brings almost nothing; a row of equal shares says why (equal
+    scores); a sentence without a clue word says why every word gets the same share. Every word
+    of each sentence, in both rounds: no placeholder text, and attnkit's numbers."""
+    page = open_tour(site, lang)
+    widget = page.locator('[data-widget="your-sentence"]')
+    field = widget.locator("input.attn-input")
+    strings = page.evaluate("async () => (await import(new URL('assets/widgets/common.js', document.baseURI.replace(/tour\\/$/, '')).href)).t('evenShare')")
+    even_start = strings.split("{word}")[1].split("{")[0]   # the sentence's own words after the word
+    for text in (NO_CLUE[lang], ALL_UNKNOWN[lang], toy.SENTENCES["cat-ball-fun" if lang == "zh" else "kitten-ball-shiny"].text):
+        field.fill(text)
+        field.press("Enter")
+        tokens = widget.locator(".attn-tokens .attn-choice").all_inner_texts()
+        r = toy.attend(tokens, lang)
+        message = widget.locator(".attn-message").inner_text()
+        clue = any(f in toy.LEXICON[lang].get(t, ()) for t in r.tokens for f in ("needs_animate", "needs_thing"))
+        if text == ALL_UNKNOWN[lang]:
+            assert not any(r.known) and ("一个词也不认识" in message or "knows none" in message)
+        elif not clue:
+            clues = [w for w, fs in toy.LEXICON[lang].items() if {"needs_animate", "needs_thing"} & set(fs)]
+            assert all(w in message for w in clues), message                      # it names the clue words
+            assert ("线索词" in message or "clue word" in message) and "softmax" in message
+        else:
+            assert "softmax" not in message
+        for round_ in (0, 1):
+            widget.locator(".attn-rounds .attn-choice").nth(round_).click()
+            for i in range(len(tokens)):
+                widget.locator(".attn-tokens .attn-choice").nth(i).click()
+                shown = widget.inner_text()
+                assert not NOT_A_NUMBER.search(shown), f"{text!r} round {round_ + 1}, {tokens[i]!r}: {shown[:300]}"
+                row = r.steps[round_].weights[i]
+                np.testing.assert_allclose(drawn_weights(widget), row, atol=1e-9)
+                even = widget.locator('[data-role="even"]')
+                assert even.count() == int(bool(np.ptp(row) < 1e-9)), (text, round_, tokens[i], row)
+                if even.count():
+                    assert even_start in even.inner_text() and pct(1 / len(tokens)) in even.inner_text()
+                features = widget.locator(".attn-features li").count()
+                assert features == int(np.sum(np.abs(r.steps[round_].out[i]) >= 0.005))
+                if not features:
+                    assert widget.locator(".attn-mix .attn-hint").inner_text().strip(), "no word on an empty mix"
+        if not clue:   # no clue: every row of round 2 is even (its queries are all zero)
+            assert all(np.ptp(row) < 1e-12 for row in r.steps[1].weights)
+    assert not page.errors and not page.outside
 
 
 @browser_only

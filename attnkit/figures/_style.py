@@ -99,11 +99,38 @@ def matrix_image(ax, values, *, aspect="equal", cmap=None, vmin=None, vmax=None,
     return mpl.cm.ScalarMappable(norm=norm, cmap=stepped)
 
 
-def weights_map(ax, w, rows, cols, *, fontsize=8.5, numbers=True, rotate=None):
+def _luminance(rgb) -> float:
+    """WCAG relative luminance of an sRGB colour given as three numbers in [0, 1]."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two colours (anything matplotlib reads): 1 to 21.
+
+    >>> round(contrast("white", "black"), 1), round(contrast("#78909c", "#6baed6"), 2)
+    (21.0, 1.38)
+    """
+    import matplotlib.colors as mcolors
+    la, lb = sorted((_luminance(mcolors.to_rgb(a)), _luminance(mcolors.to_rgb(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_colour_on(background) -> str:
+    """INK or white, whichever reads better on ``background`` (the higher WCAG contrast).
+
+    >>> text_colour_on("white"), text_colour_on("#08306b")
+    ('#263238', 'white')
+    """
+    return max((INK, "white"), key=lambda c: contrast(c, background))
+
+
+def weights_map(ax, w, rows, cols, *, fontsize=8.5, numbers=True, rotate=None, number_size=None):
     """Attention weights ``w`` (rows, cols) as a heatmap: query words down the side, key words
-    along the bottom, and each weight as a percentage in its cell."""
+    along the bottom, and each weight as a percentage in its cell, in ink or white, whichever
+    reads better on the cell's blue (WCAG contrast: the grey it used read at 1.4:1 on a half-weight cell)."""
     n_r, n_c = w.shape
-    matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
+    shown = matrix_image(ax, w, cmap="Blues", vmin=0, vmax=1)
     rot = (60 if any(len(t) > 3 and t.isascii() for t in cols) else 0) if rotate is None else rotate
     ax.set_xticks(range(n_c), cols, rotation=rot, ha="right" if rot else "center", fontsize=fontsize)
     ax.set_yticks(range(n_r), rows, fontsize=fontsize)
@@ -113,5 +140,6 @@ def weights_map(ax, w, rows, cols, *, fontsize=8.5, numbers=True, rotate=None):
     if numbers:
         for i in range(n_r):
             for j in range(n_c):
-                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center", fontsize=max(fontsize - 2, MIN_LABEL_PT),
-                        color="white" if w[i, j] > 0.5 else MUTED)
+                ax.text(j, i, f"{100 * w[i, j]:.0f}", ha="center", va="center",
+                        fontsize=number_size or max(fontsize - 2, MIN_LABEL_PT),
+                        color=text_colour_on(shown.to_rgba(w[i, j])))

@@ -17,21 +17,24 @@ FIT = dict(w0=0.0, lr=0.05, steps=30)
 
 @figure("ch0-dot-signs")
 def dot_signs(lang: str):
-    """Three pairs of arrows a, b; the shadow of b on a's line is a · b / |a|: positive, zero, negative."""
-    fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.6))
+    """Three pairs of arrows a, b; the shadow of b on a's line is a · b / |a|: positive, zero, negative.
+
+    Drawn 4.8 inches wide with 10 pt text and more, so a 375 px phone shows it without zooming
+    (labels of 9.5 CSS px or more; tests/test_figure_text.py INLINE)."""
+    fig, axes = plt.subplots(1, 3, figsize=(4.8, 2.75))
     unit = DOT_A / np.linalg.norm(DOT_A)                      # (2,) direction of a
-    words = (tr(lang, "同向：正", "same way: positive"), tr(lang, "垂直：零", "at right angles: zero"),
-             tr(lang, "反向：负", "opposite: negative"))
+    words = (tr(lang, "同向：正", "same way:\npositive"), tr(lang, "垂直：零", "at right\nangles: zero"),
+             tr(lang, "反向：负", "opposite:\nnegative"))
     for ax, b, word in zip(axes, DOT_BS, words):
         shadow = (b @ unit) * unit                            # (2,) projection of b on a's line
         ax.axline((0, 0), DOT_A, color=GRID, lw=1, zorder=0)
-        ax.annotate("", DOT_A, (0, 0), arrowprops=dict(arrowstyle="-|>", color=BLUE, lw=2.2))
-        ax.annotate("", b, (0, 0), arrowprops=dict(arrowstyle="-|>", color=TEAL, lw=2.2))
+        ax.annotate("", DOT_A, (0, 0), arrowprops=dict(arrowstyle="-|>", color=BLUE, lw=1.8))
+        ax.annotate("", b, (0, 0), arrowprops=dict(arrowstyle="-|>", color=TEAL, lw=1.8))
         ax.plot([b[0], shadow[0]], [b[1], shadow[1]], color=MUTED, lw=1, ls=":")
-        ax.plot([0, shadow[0]], [0, shadow[1]], color=ACCENT, lw=5, alpha=0.6, solid_capstyle="butt")
-        ax.text(*(DOT_A * 1.06), "a", color=BLUE, fontsize=13, ha="left", va="bottom")
-        ax.text(*(b * 1.1), "b", color=TEAL, fontsize=13, ha="center", va="center")
-        ax.set_title(f"{word}\na · b = {dot(DOT_A, b):g}", fontsize=12, fontweight="normal", color=INK)
+        ax.plot([0, shadow[0]], [0, shadow[1]], color=ACCENT, lw=4, alpha=0.6, solid_capstyle="butt")
+        ax.text(*(DOT_A * 1.06), "a", color=BLUE, fontsize=12, ha="left", va="bottom")
+        ax.text(*(b * 1.12), "b", color=TEAL, fontsize=12, ha="center", va="center")
+        ax.set_title(f"{word}\na · b = {dot(DOT_A, b):g}", fontsize=10.5, fontweight="normal", color=INK)
         ax.set_xlim(-3.4, 3.8)
         ax.set_ylim(-2.4, 3.6)
         ax.set_aspect("equal")
@@ -39,10 +42,10 @@ def dot_signs(lang: str):
         ax.set_yticks([])
         for side in ("left", "bottom"):
             ax.spines[side].set_visible(False)
-    fig.suptitle(tr(lang, "橙色：b 落在 a 方向上的影子；影子朝 a 的方向为正，背着 a 为负",
-                    "orange: the shadow b casts on a's line; pointing along a it counts positive, against a negative"),
-                 fontsize=11.5, color=MUTED, y=0.02, va="bottom")
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.suptitle(tr(lang, "橙色：b 落在 a 方向上的影子；\n影子朝 a 的方向为正，背着 a 为负",
+                    "orange: the shadow b casts on a's line;\nalong a it counts positive, against a negative"),
+                 fontsize=10, color=MUTED, y=0.02, va="bottom")
+    fig.tight_layout(rect=(0, 0.15, 1, 1), w_pad=0.4)
     return fig
 
 

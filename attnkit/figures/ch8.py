@@ -46,24 +46,24 @@ def loss_curve(lang):
 
 @figure("ch8-attention")
 def attention_before_after(lang):
-    """Both heads' attention on one held-out sequence, before and after training."""
+    """Both heads' attention on one held-out sequence, before and after training.
+
+    Drawn under 5 inches wide with 10 pt text and more, so a 375 px phone shows it without zooming
+    (tests/test_figure_text.py INLINE)."""
     letters, maps = _example()
     h = maps[0].shape[0]
-    fig, axes = plt.subplots(2, h, figsize=(4.2 * h, 8.4))
+    fig, axes = plt.subplots(2, h, figsize=(2.35 * h, 5.4))
     for row, (w, when) in enumerate(zip(maps, (tr(lang, "训练前", "before training"),
                                                tr(lang, "训练后", "after training")))):
         for head in range(h):
             ax = axes[row, head]
-            weights_map(ax, w[head], letters, letters, fontsize=9, numbers=False)
-            ax.set_title(tr(lang, f"{when} · 头 {head + 1}", f"{when} · head {head + 1}"))
-            if head == 0:
-                ax.set_ylabel(tr(lang, "查询：正在预测下一个的位置", "query: the position guessing what comes next"),
-                              fontsize=9)
-            if row == 1:
-                ax.set_xlabel(tr(lang, "键：它看的位置", "key: the position it looks at"), fontsize=9)
+            weights_map(ax, w[head], letters, letters, fontsize=10, numbers=False)
+            ax.set_title(tr(lang, f"{when} · 头 {head + 1}", f"{when} · head {head + 1}"), fontsize=10.5)
             half = training.BOOK["half"]
             ax.axhline(half - 1.5, color=BLUE, linewidth=0.8, linestyle=":")
-    fig.tight_layout()
+    fig.supylabel(tr(lang, "查询：正在猜下一个的位置", "query: the position guessing what comes next"), fontsize=10)
+    fig.supxlabel(tr(lang, "键：它看的位置", "key: the position it looks at"), fontsize=10)
+    fig.tight_layout(h_pad=0.8, w_pad=0.6)
     return fig
 
 

@@ -82,16 +82,20 @@ def encoder_decoder(lang: str):
 
 @figure("ch9-causal")
 def causal(lang: str):
-    """The same attention step without and with the causal mask: the triangle."""
+    """The same attention step without and with the causal mask: the triangle.
+
+    The two maps are stacked, 4.8 inches wide, with 9 pt numbers and more, so a 375 px phone shows
+    them without zooming (tests/test_figure_text.py INLINE); each number is in ink or white,
+    whichever reads better on its cell (weights_map)."""
     r = toy.run(CAUSAL_EXAMPLE[lang], steps=1)
     step = r.steps[0]
     n = len(r.tokens)
     _, w_causal = scaled_dot_product_attention(step.q, step.k, step.v, mask=causal_mask(n))  # (n, n)
-    fig, axes = plt.subplots(1, 2, figsize=(10.4, 5.0))
+    fig, axes = plt.subplots(2, 1, figsize=(4.8, 9.4 if lang == "en" else 8.4))
     rot = 60 if lang == "en" else 0
     for ax, w, title in ((axes[0], step.weights, tr(lang, "编码器：每个词看整句", "encoder: every word sees all")),
-                         (axes[1], w_causal, tr(lang, "解码器：只看自己和前面（因果掩码）", "decoder: itself and earlier only (causal mask)"))):
-        weights_map(ax, w, r.tokens, r.tokens, fontsize=9, rotate=rot)
+                         (axes[1], w_causal, tr(lang, "解码器：只看自己和前面（因果掩码）", "decoder: itself and earlier only\n(causal mask)"))):
+        weights_map(ax, w, r.tokens, r.tokens, fontsize=10, rotate=rot, number_size=9)
         ax.set_title(title, loc="left", fontsize=11)
     for i in range(n):                                    # shade the cells the mask rules out
         for j in range(i + 1, n):
@@ -100,7 +104,7 @@ def causal(lang: str):
     i = r.index(toy.SENTENCES[CAUSAL_EXAMPLE[lang]].focus)
     for ax in axes:
         ax.add_patch(Rectangle((-0.5, i - 0.5), n, 1, facecolor="none", edgecolor=ACCENT, lw=2))
-    fig.tight_layout()
+    fig.tight_layout(h_pad=1.2)
     return fig
 
 
@@ -125,25 +129,29 @@ def cross_weights(lang: str):
 
 @figure("ch9-kv-work")
 def kv_work(lang: str):
-    """Multiply-adds spent on each new token, with and without the KV cache (counted)."""
+    """Multiply-adds spent on each new token, with and without the KV cache (counted).
+
+    Drawn 4.8 inches wide with 10 pt text and more, so a 375 px phone shows it without zooming
+    (tests/test_figure_text.py INLINE)."""
     plain, cached = demo_runs(GEN_NEW)
     pos = np.arange(len(DEMO_PROMPT), len(DEMO_PROMPT) + GEN_NEW)     # length of the prefix read
-    fig, ax = plt.subplots(figsize=(7.4, 4.0))
+    fig, ax = plt.subplots(figsize=(4.8, 3.9))
     ax.plot(pos, plain.macs / 1e6, color=ACCENT, lw=2.2,
             label=tr(lang, "不用缓存：每步把整段重算一遍", "no cache: recompute the whole prefix"))
     ax.plot(pos[1:], cached.macs[1:] / 1e6, color=BLUE, lw=2.2,
             label=tr(lang, "KV 缓存：每步只算新词这一行", "KV cache: only the new token's row"))
     for y, color in ((plain.macs[-1], ACCENT), (cached.macs[-1], BLUE)):
         ax.annotate(f"{y / 1e6:.3f}", (pos[-1], y / 1e6), xytext=(4, 0), textcoords="offset points",
-                    va="center", fontsize=9, color=color)
-    ax.set_xlim(0, pos[-1] * 1.12)
-    ax.set_xlabel(tr(lang, "已经有的词元数 n", "tokens so far n"))
-    ax.set_ylabel(tr(lang, "这一个新词的乘加次数（百万）", "multiply-adds for this one token (millions)"))
-    ax.set_title(tr(lang, f"{DEMO_MODEL['n_layers']} 层、d_model = {DEMO_MODEL['d_model']} 的小解码器，逐个数出来",
-                    f"a {DEMO_MODEL['n_layers']}-layer decoder, d_model = {DEMO_MODEL['d_model']}, counted step by step"),
-                 loc="left")
+                    va="center", fontsize=10, color=color)
+    ax.set_xlim(0, pos[-1] * 1.22)
+    ax.tick_params(labelsize=10)
+    ax.set_xlabel(tr(lang, "已经有的词元数 n", "tokens so far n"), fontsize=10.5)
+    ax.set_ylabel(tr(lang, "这一个新词的乘加次数（百万）", "multiply-adds for this one\ntoken (millions)"), fontsize=10.5)
+    ax.set_title(tr(lang, f"{DEMO_MODEL['n_layers']} 层、d_model = {DEMO_MODEL['d_model']} 的小解码器，\n逐个数出来",
+                    f"a {DEMO_MODEL['n_layers']}-layer decoder, d_model = {DEMO_MODEL['d_model']},\ncounted step by step"),
+                 loc="left", fontsize=11)
     ax.grid(True, color=GRID, lw=0.6)
-    ax.legend(frameon=False)
+    ax.legend(frameon=False, fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -46,7 +46,9 @@ export async function mount(root) {
       el("span", { class: "attn-headrow__tok", dir: "auto" }, tok),
       el("span", { class: "attn-bar", style: `--w:${w[j]}` }),
       el("span", { class: "attn-num" }, pct(w[j]))));
-    return el("section", { class: "attn-head", "data-head": h, "aria-label": t("headTitle", { n: h + 1, name: data.names[h] }) },
+    // a named group, not a <section> (a landmark): the print page holds two of these widgets, and
+    // landmarks with the same names there failed axe's landmark-unique
+    return el("div", { class: "attn-head", role: "group", "data-head": h, "aria-label": t("headTitle", { n: h + 1, name: data.names[h] }) },
       el(heading, { class: "attn-head__title" }, t("headTitle", { n: h + 1, name: data.names[h] })), el("ol", {}, rows));
   }
 

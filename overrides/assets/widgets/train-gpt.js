@@ -46,9 +46,9 @@ export async function mount(root) {
       el("label", { for: seedId, class: "gpt-field" }, L.seed, seedInput),
       el("label", { for: lrId, class: "gpt-field" }, L.lr, lrSelect)),
     el("p", { class: "attn-hint" }, L.changeResets),
-    status, check, plot, mapsTitle, maps, live);
+    status, check, plot, mapsTitle, maps, el("p", { class: "attn-hint gpt-maps-legend" }, L.mapsLegend), live);
 
-  startButton.addEventListener("click", () => (state.running ? pause() : start()));
+  startButton.addEventListener("click", press);
   resetButton.addEventListener("click", () => reset());
   seedInput.addEventListener("change", () => {
     const seed = Math.round(Number(seedInput.value));
@@ -66,7 +66,8 @@ export async function mount(root) {
     worker.onmessage = (event) => onMessage(event.data);
     worker.onerror = (event) => fail(L.failed, event.message || "worker error");
     worker.postMessage({ type: "init", base: ROOT });
-    setStatus("loading", L.loading);
+    setStatus("loading", L.loading, true);         // the load takes seconds: say so, and say when it ends
+    root.setAttribute("aria-busy", "true");
   }
 
   function send(kind, vars) {
@@ -83,12 +84,15 @@ export async function mount(root) {
   function onMessage(message) {
     if (message.type === "ready") {
       state.ready = true;
+      root.removeAttribute("aria-busy");
+      if (state.running) setStatus("running", fill(L.started, { steps: data.steps }), true);
       sendReset();
       return;
     }
     if (message.type === "failed") {
-      state.worker.terminate();                      // a later Start tries again with a new worker
+      state.worker.terminate();                      // "Try again" starts a new worker
       state.worker = null;
+      state.ready = false;
       return fail(L.failed, message.text);
     }
     if (!message.id) return;
@@ -106,6 +110,7 @@ export async function mount(root) {
     } else if (message.type === "done") {
       state.busy = false;
       if (!current) { if (state.ready) sendReset(); return; }     // a reset arrived mid-run
+      if (!state.running && status.dataset.state === "pausing") paused();   // the steps in hand are done
       next();
     }
   }
@@ -116,14 +121,22 @@ export async function mount(root) {
       send("run", { k: Math.min(data.chunk, data.steps - state.step) });
     } else if (state.running) {
       state.running = false;
-      setStatus("done", fill(L.done, { steps: state.step, loss: lossText(state.losses.at(-1)) }), true);
       buttons();
+      setStatus("done", fill(L.done, { steps: state.step, loss: lossText(state.losses.at(-1)) }), true);
     }
   }
 
   // ---- actions ------------------------------------------------------------------------------
+  // One button, whose label says what pressing it does (Start, Pause, Resume, Train again, Try
+  // again): it is never disabled, so the keyboard focus stays on it when training ends or fails.
+  // (No aria-pressed: a toggle button keeps one label, WAI-ARIA APG.)
+  function press() {
+    if (state.running) return pause();
+    if (state.error || state.step >= data.steps) reset();
+    start();
+  }
+
   function start() {
-    if (state.error) return;
     state.running = true;
     buttons();
     if (!state.worker) return ensureWorker();      // "ready" sends the reset, whose "done" starts the steps
@@ -134,6 +147,12 @@ export async function mount(root) {
   function pause() {
     state.running = false;
     buttons();
+    // Steps already sent to Python still arrive: the status names the step training stops at.
+    if (state.busy) setStatus("pausing", fill(L.pausing, { step: state.step }), true);
+    else paused();
+  }
+
+  function paused() {
     setStatus("paused", fill(L.paused, { step: state.step, loss: lossText(state.losses.at(-1)) }), true);
   }
 
@@ -153,14 +172,16 @@ export async function mount(root) {
   function fail(template, error) {
     state.running = false;
     state.error = String(error);
-    setStatus("failed", fill(template, { error: state.error }), true);
+    root.removeAttribute("aria-busy");
     buttons();
+    setStatus("failed", fill(template, { error: state.error }), true);
   }
 
   function buttons() {
-    startButton.textContent = state.running ? L.pause : (state.step > 0 ? L.resume : L.start);
-    startButton.setAttribute("aria-pressed", String(state.running));
-    startButton.disabled = !state.running && (state.step >= data.steps || Boolean(state.error));
+    startButton.textContent = state.running ? L.pause
+      : state.error ? L.retry
+      : state.step >= data.steps ? L.again
+      : state.step > 0 ? L.resume : L.start;
   }
 
   function setStatus(kind, text, announce = false) {
@@ -200,7 +221,10 @@ export async function mount(root) {
       : fill(L.differs, { step: bad + 1, a: state.losses[bad].toFixed(6), b: data.reference[bad].toFixed(6) });
   }
 
-  const W = 420, H = 210, PAD = { l: 52, r: 12, t: 10, b: 40 };
+  // The chart is drawn in CSS pixels: its width follows the widget's (a ResizeObserver redraws
+  // it), so its labels are 13 px on a phone as on a desktop, never scaled down with the picture.
+  const H = 220, PAD = { l: 50, r: 12, t: 10, b: 40 };
+  let W = 420;
   const yMin = Math.log10(1e-3), yMax = Math.log10(4);
   const xOf = (step) => PAD.l + (step / data.steps) * (W - PAD.l - PAD.r);
   const yOf = (loss) => {
@@ -210,14 +234,16 @@ export async function mount(root) {
   const path = (losses) => losses.map((x, i) => `${i ? "L" : "M"}${xOf(i + 1).toFixed(1)},${yOf(x).toFixed(1)}`).join("");
 
   function drawPlot() {
+    W = Math.round(Math.min(560, Math.max(240, plot.clientWidth || 420)));
     const ticks = [1e-3, 1e-2, 1e-1, 1].flatMap((v) => [
       svg("line", { x1: PAD.l, x2: W - PAD.r, y1: yOf(v), y2: yOf(v), class: "gpt-grid" }),
       svg("text", { x: PAD.l - 6, y: yOf(v) + 4, class: "gpt-axis", "text-anchor": "end" }, String(v)),
     ]);
     const xticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * data.steps)).map((s) =>
-      svg("text", { x: xOf(s), y: H - PAD.b + 17, class: "gpt-axis", "text-anchor": "middle" }, String(s)));
+      svg("text", { x: xOf(s), y: H - PAD.b + 17, class: "gpt-axis", "text-anchor": s === data.steps ? "end" : "middle" }, String(s)));
     const same = state.seed === data.seed && state.lr === data.lr;
-    const picture = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${L.loss} / ${L.step}` },
+    const picture = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+      "aria-label": `${L.loss} / ${L.step}` },
       ticks, xticks,
       svg("line", { x1: PAD.l, x2: W - PAD.r, y1: yOf(data.guess), y2: yOf(data.guess), class: "gpt-guess" }),
       svg("path", { d: path(data.reference), class: "gpt-reference" }),
@@ -225,17 +251,20 @@ export async function mount(root) {
       svg("text", { x: (PAD.l + W - PAD.r) / 2, y: H - 4, class: "gpt-axis", "text-anchor": "middle" }, L.step),
       svg("text", { x: 13, y: (PAD.t + H - PAD.b) / 2, class: "gpt-axis", "text-anchor": "middle",
         transform: `rotate(-90 13 ${(PAD.t + H - PAD.b) / 2})` }, L.loss));
+    // What each line is, in words a screen reader reads too (the picture's own label is short).
     const legend = el("ul", { class: "gpt-legend" },
       el("li", { class: "gpt-legend__reference" }, fill(L.reference, { seed: data.seed, lr: data.lr })),
-      el("li", { class: "gpt-legend__live", hidden: !state.losses.length }, same ? L.live : `${L.live} (${L.seed} ${state.seed}, ${L.lr} ${state.lr})`));
+      el("li", { class: "gpt-legend__live", hidden: !state.losses.length }, same ? L.live : `${L.live} (${L.seed} ${state.seed}, ${L.lr} ${state.lr})`),
+      el("li", { class: "gpt-legend__guess" }, fill(L.guess, { v: data.vocab, loss: data.guess.toFixed(2) })));
     plot.replaceChildren(picture, legend);
   }
 
   function drawMaps() {
     mapsTitle.textContent = fill(L.mapsTitle, { example: data.letters.join(""), step: state.step });
     if (!state.weights) { maps.replaceChildren(); return; }
-    const cell = 16, left = 18, top = 4;
-    const size = left + n * cell + 4;
+    // Drawn at 1 unit = 1 CSS px (the maps wrap onto two lines on a phone rather than shrink).
+    const cell = 17, left = 20, top = 4;
+    const size = left + n * cell + 4, height = top + n * cell + 20;
     maps.replaceChildren(...state.weights.map((w, h) => {
       const cells = [];
       for (let i = 0; i < n; i++) {
@@ -244,16 +273,23 @@ export async function mount(root) {
             class: "gpt-cell", "fill-opacity": Math.max(0.04, w[i][j]).toFixed(3) }));
         }
       }
-      const rows = data.letters.map((c, i) => svg("text", { x: left - 4, y: top + i * cell + 12, class: "attn-tick", "text-anchor": "end" }, c));
-      const cols = data.letters.map((c, j) => svg("text", { x: left + j * cell + cell / 2, y: top + n * cell + 12, class: "attn-tick", "text-anchor": "middle" }, c));
+      const rows = data.letters.map((c, i) => svg("text", { x: left - 5, y: top + i * cell + 13, class: "gpt-tick", "text-anchor": "end" }, c));
+      const cols = data.letters.map((c, j) => svg("text", { x: left + j * cell + cell / 2, y: top + n * cell + 15, class: "gpt-tick", "text-anchor": "middle" }, c));
       const split = top + (data.half - 1) * cell - 0.5;
       const line = svg("line", { x1: left, x2: left + n * cell, y1: split, y2: split, class: "gpt-split" });
       const title = fill(L.head, { n: h + 1 });
       return el("figure", { class: "gpt-map", "data-head": h },
-        svg("svg", { viewBox: `0 0 ${size} ${top + n * cell + 18}`, role: "img", "aria-label": `${title}: ${L.query} × ${L.key}` }, cells, rows, cols, line),
+        svg("svg", { viewBox: `0 0 ${size} ${height}`, width: size, height, role: "img", "aria-label": `${title}: ${L.query} × ${L.key}` }, cells, rows, cols, line),
         el("figcaption", {}, title));
     }));
   }
 
+  if (typeof ResizeObserver === "function") {
+    let drawnWidth = 0;
+    new ResizeObserver(() => {
+      const width = plot.clientWidth;
+      if (width && Math.abs(width - drawnWidth) >= 1) { drawnWidth = width; drawPlot(); }
+    }).observe(plot);
+  }
   draw();
 }

@@ -47,14 +47,14 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
     const step = state.s.steps[state.round];
     const weights = step.weights[state.i];
     const word = tokens[state.i];
-    const height = n * ROW + 24;
-    const y = (j) => 30 + j * ROW;
+    const height = n * ROW + 4;
+    const y = (j) => 15 + j * ROW;
+    // The two column heads are HTML above the picture (attn-cols), so they keep the page's text
+    // size on a phone; drawn in the picture they shrank with it to 9 px at 375 px.
     const chart = svg("svg", {
       viewBox: `0 0 ${WIDTH} ${height}`, class: "attn-arcs", role: "img",
       "aria-label": `${t("attendsTo", { word })} ` + listed(tokens.map((tok, j) => `${tok} ${pct(weights[j])}`)),
-    },
-    svg("text", { x: LEFT - 8, y: 12, class: "attn-col", "text-anchor": "end" }, t("speaker")),
-    svg("text", { x: RIGHT + 8, y: 12, class: "attn-col" }, t("listened")));
+    });
     tokens.forEach((tok, j) => {
       const w = weights[j];
       chart.append(svg("line", {
@@ -70,7 +70,14 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
         chart.append(svg("text", { x: WIDTH - 2, y: y(j) + 5, "text-anchor": "end", class: "attn-pct", "data-to": j }, pct(weights[j])));
       }
     });
-    diagram.replaceChildren(chart);
+    // A row where every share is the same has no favourite: say why instead of leaving the
+    // reader to look for one (equal shares come only from equal scores, the rule of softmax).
+    const even = Math.max(...weights) - Math.min(...weights) < 1e-9;
+    const heads = el("div", { class: "attn-cols", "aria-hidden": "true" },
+      el("span", {}, t("speaker")), el("span", {}, t("listened")));
+    diagram.replaceChildren(...[heads, chart,
+      even && n > 1 ? el("p", { class: "attn-hint attn-even", "data-role": "even" }, t("evenShare", { word, n, pct: pct(1 / n) })) : null,
+    ].filter(Boolean));
 
     const segments = tokens.map((tok, j) => el("span", {
       class: `attn-seg attn-seg--${j % 6}`, style: `flex-grow:${weights[j]}`, "data-to": j, "data-weight": weights[j],
@@ -81,12 +88,13 @@ export function attentionView({ sentence, featureNames, showRounds = true }) {
       .filter((f) => Math.abs(f.value) >= 0.005)
       .sort((a, b) => b.value - a.value)
       .map((f) => el("li", {}, `${f.name} ${num(f.value, 2)}`));
-    mix.replaceChildren(
+    // Only Nodes here: replaceChildren and append turn null into the text "null" (issue 27).
+    mix.replaceChildren(...[
       el("p", { class: "attn-label" }, t("mixedFrom")),
       el("div", { class: "attn-mixbar", role: "img", "aria-label": labelled(t("mixedFrom"), listed(tokens.map((tok, j) => `${tok} ${pct(weights[j])}`))) }, segments),
-      features.length ? el("p", { class: "attn-hint" }, t("newMeaning", { word })) : null,
+      features.length ? el("p", { class: "attn-hint" }, t("newMeaning", { word })) : el("p", { class: "attn-hint" }, t("mixesNothing", { word })),
       features.length ? el("ul", { class: "attn-features" }, features) : null,
-    );
+    ].filter(Boolean));
     const order = weights.map((w, j) => j).sort((a, b) => weights[b] - weights[a]).slice(0, 3);
     live.textContent = `${t("attendsTo", { word })} ` + listed(order.map((j) => `${tokens[j]} ${pct(weights[j])}`));
   }

@@ -1,5 +1,6 @@
 // Widget 6: your own sentence. The reader's text runs through the toy model's rules (toy.js,
-// a tested port of attnkit/toy.py) and is shown in the same view as the book's sentences.
+// a tested port of attnkit/toy.py; its words are found by the browser's word segmenter) and is
+// shown in the same view as the book's sentences.
 // <div data-widget="your-sentence">
 import { el, loadData, t, uid } from "./common.js";
 import { ToyInputError, attend } from "./toy.js";
@@ -19,6 +20,10 @@ const EXAMPLES = {
 
 export async function mount(root, { lang }) {
   const model = await loadData("toy");
+  // The clue words: those with a need (a word that fits only something alive, or only a thing).
+  const needs = ["needs_animate", "needs_thing"].map((f) => model.features.indexOf(f));
+  const needNames = needs.map((f) => model.feature_names[f]);
+  const clues = Object.keys(model.lexicon).filter((word) => model.lexicon[word].some((f) => needs.includes(f)));
   const inputId = uid("sentence");
   const input = el("input", { id: inputId, type: "text", class: "attn-input", dir: "auto", autocomplete: "off", spellcheck: "false", value: EXAMPLES[lang][0] });
   const run = el("button", { type: "submit", class: "attn-button attn-button--primary" }, t("run"));
@@ -50,9 +55,14 @@ export async function mount(root, { lang }) {
       return;
     }
     const unknown = [...new Set(r.tokens.filter((_, i) => !r.known[i]))];
-    if (!r.known.some(Boolean)) show(t("noKnown"));
-    else if (unknown.length) show(t("unknownWords", { words: unknown.join(lang === "zh" ? "、" : ", ") }));
-    else show("");
+    const list = (words) => words.join(lang === "zh" ? "、" : ", ");
+    const notes = [];
+    if (!r.known.some(Boolean)) notes.push(t("noKnown"));
+    else {
+      if (unknown.length) notes.push(t("unknownWords", { words: list(unknown) }));
+      if (!r.tokens.some((token) => clues.includes(token))) notes.push(t("noClue", { clues: list(clues), needA: needNames[0], needB: needNames[1] }));
+    }
+    show(notes.join(lang === "zh" ? "" : " "));
     const focus = Math.max(0, r.tokens.findIndex((tok) => tok === (lang === "zh" ? "它" : "it")));
     const sentence = { text, tokens: r.tokens, known: r.known, focus, step: 2, steps: r.steps };
     if (view) view.setSentence(sentence, true);
