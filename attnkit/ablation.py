@@ -168,15 +168,8 @@ def ablate(params, tokens, targets, heads, how="zero", layer=0):
     positions, "accuracy": share of them where the top score is the target}.
     """
     logits = ablated_logits(params, tokens, heads, how, layer)
-    targets = np.asarray(targets)
-    if targets.shape != logits.shape[:2]:
-        raise ValueError(f"targets must have the shape of tokens {logits.shape[:2]}, "
-                         f"got shape {targets.shape}")
-    scored = targets >= 0
-    if not scored.any():
-        raise ValueError("targets has no scored position: every entry is -1")
-    loss, _ = tinygpt.cross_entropy(logits, targets)
-    accuracy = float((logits.argmax(axis=-1) == targets)[scored].mean())
+    accuracy = copy_results.accuracy_of_logits(logits, targets)     # checks targets' shape
+    loss, _ = tinygpt.cross_entropy(logits, np.asarray(targets))
     return {"loss": float(loss), "accuracy": accuracy}
 
 

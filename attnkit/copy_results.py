@@ -22,6 +22,7 @@ from .training import BOOK, batches, settings_of, trained, untrained
 __all__ = [
     "HELD_OUT_SEED",
     "accuracy",
+    "accuracy_of_logits",
     "held_out",
     "look_back",
     "report",
@@ -40,11 +41,21 @@ def accuracy(params, tokens, targets):
     0.0
     """
     logits, _ = forward(params, tokens)                # (batch, n, V); checks tokens
+    return accuracy_of_logits(logits, targets)
+
+
+def accuracy_of_logits(logits, targets):
+    """:func:`accuracy` from the logits (batch, n, V) a model already gave: the share of scored
+    positions (target >= 0) whose highest logit is the target.
+
+    >>> accuracy_of_logits(np.array([[[0.0, 2.0], [3.0, 1.0]]]), [[1, 1]])
+    0.5
+    """
     targets = np.asarray(targets)
     if targets.shape != logits.shape[:2]:
         raise ValueError(f"targets must have the shape of tokens {logits.shape[:2]}, "
                          f"got shape {targets.shape}")
-    scored = targets >= 0
+    scored = targets >= 0                               # (batch, n)
     if not scored.any():
         raise ValueError("targets has no scored position: every entry is -1")
     return float((logits.argmax(axis=-1) == targets)[scored].mean())

@@ -718,7 +718,8 @@ RUN_ORDER = {
                      "bookbuild.layout_hints.on_page_content", "bookbuild.offline_pdf.on_page_content"],
     "post_page": ["Plugin.on_post_page", "bookbuild.labs.on_post_page", "bookbuild.a11y.on_post_page",
                   "bookbuild.trim_and_minify.on_post_page", "bookbuild.csp.on_post_page"],
-    "post_template": ["bookbuild.trim_and_minify.on_post_template", "bookbuild.csp.on_post_template"],
+    "post_template": ["bookbuild.a11y.on_post_template", "bookbuild.trim_and_minify.on_post_template",
+                      "bookbuild.csp.on_post_template"],
     "post_build": ["SearchPlugin.on_post_build", "MarkdownExecPlugin.on_post_build", "Plugin.on_post_build",
                    "MacrosPlugin.on_post_build", "PrintSitePlugin.on_post_build", "bookbuild.exec_cache.on_post_build",
                    "bookbuild.pagecache.on_post_build", "bookbuild.labs.on_post_build", "bookbuild.katex_math.on_post_build",
@@ -765,3 +766,19 @@ def test_nav_titles_come_from_the_index_pages_and_one_table():
     assert nav_titles.index_page(Section("ch3", pages)) is pages[0]
     with pytest.raises(PluginError, match=r"section 'ch3' in mkdocs.yml must begin with its index page .*not ch3/qkv.md"):
         nav_titles.index_page(Section("ch3", pages[1:]))
+
+
+def test_each_thin_hook_registers_every_event_handler_of_its_module():
+    """bookbuild/hooks/<name>.py names the handlers MkDocs runs; a handler added to
+    bookbuild/<name>.py but not named there would never run (a11y's on_post_template, which names
+    the 404 page's landmarks, once did not)."""
+    problems = []
+    for hook in sorted((ROOT / "bookbuild" / "hooks").glob("*.py")):
+        module = import_module(f"bookbuild.{hook.stem}")
+        thin = import_module(f"bookbuild.hooks.{hook.stem}")
+        defined = {n for n, v in vars(module).items() if n.startswith("on_") and callable(v)
+                   and getattr(v, "__module__", None) == module.__name__}
+        named = {n for n in vars(thin) if n.startswith("on_")}
+        if defined != named:
+            problems.append(f"bookbuild/hooks/{hook.name}: module defines {sorted(defined)}, hook names {sorted(named)}")
+    assert not problems, "\n".join(problems)

@@ -17,11 +17,13 @@ print("multiply-adds per new token, KV cache:", cached.macs[1:].tolist())  # [en
 
 # 一条序列写满上下文，16 位浮点数 [zh]
 # one sequence at the full context, 16-bit floats [en]
-cols = [18, 11, 14, 11]
+names = {"transformer-base": "Transformer 基础版", "gpt2-small": "GPT-2 小模型", "llama2-7b": "Llama 2 7B"}  # [zh]
+names = {"transformer-base": "Transformer base", "gpt2-small": "GPT-2 small", "llama2-7b": "Llama 2 7B"}    # [en]
+cols = [20, 11, 14, 11]
 header = ["模型", "上下文 n", "缓存的数", "字节"]         # [zh]
 header = ["model", "context n", "numbers", "bytes"]    # [en]
 print(pad(header[0], cols[0]) + row(header[1:], cols[1:]))
 for name, m in MODEL_SIZES.items():
     numbers = cache_numbers(m["n_layers"], m["n_ctx"], m["d_model"])   # 2 * L * n * d_model
     gib = cache_bytes(m["n_layers"], m["n_ctx"], m["d_model"], itemsize=2) / 2**30
-    print(pad(name, cols[0]) + row([m["n_ctx"], numbers, f"{gib:.3f} GiB"], cols[1:]))
+    print(pad(names[name], cols[0]) + row([m["n_ctx"], numbers, f"{gib:.3f} GiB"], cols[1:]))
