@@ -116,12 +116,15 @@ FACTS = r"""() => {
       x.matches('img') ? x.naturalWidth > 0 && shown(x) : x.matches('svg, canvas, table') && shown(x))
     || el.innerText.trim().length > 0);
   const book = document.querySelector('#print-site-page');
+  const printedFolds = () => [...book.querySelectorAll('details')].filter((d) => !d.closest('.screen-only'));
   return {
     pageTitles: [...book.querySelectorAll('section.print-page:not(.md-section) > h1')].map((h) => h.innerText.trim()),
     figures: [...book.querySelectorAll('img[src*="figures/"]')].map((img) => ({
       src: img.getAttribute('src'), loaded: img.naturalWidth > 0, shown: shown(img)})),
-    closedAnswers: [...book.querySelectorAll('details')].filter((d) => !d.open || !shown(d.querySelector(':scope > :not(summary)'))).length,
-    answers: [...book.querySelectorAll('details')].map((d) => {
+    // folds that print: not those a live widget draws inside its .screen-only box (an exercise's
+    // hints and solution; the exercise prints its solution in its own print-only form)
+    closedAnswers: printedFolds().filter((d) => !d.open || !shown(d.querySelector(':scope > :not(summary)'))).length,
+    answers: printedFolds().map((d) => {
       const answer = (d.querySelector(':scope > p') || d).cloneNode(true);
       answer.querySelectorAll('.arithmatex, .katex, code').forEach((m) => m.replaceWith('\u0000'));
       // the longest run of plain text (formulas and code read differently in a PDF's text layer)
