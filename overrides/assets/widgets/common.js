@@ -123,11 +123,16 @@ export function listed(items) {
   return items.join(lang() === "zh" ? "，" : ", ");
 }
 
+/** Fill "{name}" slots in a label: fill("Step {n}", {n: 3}) -> "Step 3" (unknown slots stay). */
+export function fill(text, vars = {}) {
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
 export function t(key, vars = {}) {
   const table = STRINGS[lang()];
   const text = key in table ? table[key] : STRINGS.en[key];
   if (typeof text !== "string") return text;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return fill(text, vars);
 }
 
 /** URL of a data file written by docs/hooks/widgets.py, relative to this module (works from a sub-path). */

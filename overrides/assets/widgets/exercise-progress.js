@@ -2,18 +2,12 @@
 // <div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="ch3"></div>
 // (written by the macro {{ exercise_progress("ch3") }}, bookbuild/exercise_pages.py, with its printed
 // list). The solved marks are exercise.js's, in localStorage; "forget" clears this chapter's.
-import { el, liveRegion, loadData } from "./common.js";
-import { solvedKey } from "./exercise.js";
+import { el, fill, liveRegion, loadData } from "./common.js";
+import { solvedKey, stored } from "./exercise.js";
 
 const ROOT = new URL("../../", import.meta.url).href;   // this language's site root
 
-function fill(text, vars) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
-}
-
-function isSolved(id) {
-  try { return window.localStorage.getItem(solvedKey(id)) === "solved"; } catch { return false; }
-}
+const isSolved = (id) => stored(solvedKey(id)) === "solved";
 
 export async function mount(root) {
   const data = await loadData("exercises");

@@ -8,14 +8,10 @@
 // and the tests mark the same code the same way. A solved exercise is remembered in localStorage
 // ("attn-exercise:<id>"), the reader's draft too ("attn-exercise-draft:<id>"); nothing leaves the
 // browser. Tests: tests/test_exercises.py.
-import { el, lang, liveRegion, loadData, uid } from "./common.js";
+import { el, fill, lang, liveRegion, loadData, uid } from "./common.js";
 import * as python from "./python.js";
 
-function fill(text, vars) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
-}
-
-function stored(key) {
+export function stored(key) {
   try { return window.localStorage.getItem(key); } catch { return null; }
 }
 
@@ -167,10 +163,6 @@ export async function mount(root) {
     }
   }
 
-  function stop() {
-    python.stop();
-  }
-
   function reset() {
     code.value = ex.starter;
     store(draftKey, null);
@@ -182,6 +174,6 @@ export async function mount(root) {
   }
 
   checkButton.addEventListener("click", check);
-  stopButton.addEventListener("click", stop);
+  stopButton.addEventListener("click", () => python.stop());
   resetButton.addEventListener("click", reset);
 }

@@ -7,13 +7,9 @@
 // from data/widgets/train-gpt.json (docs/hooks/widgets.py); the training itself is
 // attnkit.live_training.live_reset / live_run, the same Trainer the build uses, so the same seed gives
 // the same losses. This file only draws. Tests: tests/test_train_gpt.py.
-import { el, liveRegion, loadData, svg, uid } from "./common.js";
+import { el, fill, liveRegion, loadData, svg, uid } from "./common.js";
 
 const ROOT = new URL("../../", import.meta.url).href;   // the site root (works from a sub-path)
-
-function fill(text, vars) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
-}
 
 export async function mount(root) {
   const data = await loadData("train-gpt");
