@@ -34,12 +34,14 @@ EXERCISES = {path.relative_to(ROOT / "exercises").as_posix(): load(path) for pat
 EXERCISES_BY_ID = {ex.id: ex for ex in EXERCISES.values()}
 
 
-def test_every_chapter_with_exercises_has_at_least_two():
+def test_chapters_0_to_9_each_have_at_least_two_exercises():
     chapters = {}
     for name in EXERCISES:
         chapters.setdefault(name.split("/")[0], []).append(name)
     assert chapters, "no exercise found under exercises/"
     assert all(len(names) >= 2 for names in chapters.values()), chapters
+    missing = [f"ch{n}" for n in range(10) if f"ch{n}" not in chapters]
+    assert not missing, f"chapters 0 to 9 each need at least two exercises; none in {missing}"
 
 
 def test_ids_are_unique_and_name_their_chapter():
@@ -123,6 +125,29 @@ def test_checker_names_each_kind_of_mistake_in_the_page_language(source, zh, en)
         result = check(DOUBLE, source, lang)
         assert expected in result.message, (lang, result.message)
         assert "Traceback" not in result.message and "attnkit" not in result.message
+
+
+SHAPES = Exercise(
+    id="demo-shapes", title={"zh": "形状", "en": "Shapes"}, function="shapes",
+    starter="def shapes(n):\n    ...\n", solution="def shapes(n):\n    return (n, n), (n, 2)\n",
+    cases=[Case(args=(3,), expected=((3, 3), (3, 2)), about={"zh": "三", "en": "three"},
+                hint={"zh": "n × n。", "en": "n by n."})],
+    wrong={"swapped": ("def shapes(n):\n    return (n, n), (2, n)\n", 0)})
+
+
+@pytest.mark.parametrize("source, passes, en", [
+    ("def shapes(n):\n    return (n, n), (n, 2)\n", True, "All 1 cases pass"),
+    ("def shapes(n):\n    return [n, n], (n, 2.0)\n", True, "All 1 cases pass"),
+    ("def shapes(n):\n    return (n, n), (2, n)\n", False, "the second value it returned is not right"),
+    ("def shapes(n):\n    return (n, n), (n, 2, 1)\n", False, "got:      (3, 2, 1)"),
+    ("import numpy as np\ndef shapes(n):\n    return (n, n), np.zeros((n, 2))\n", False, "the second value"),
+])
+def test_checker_compares_a_returned_shape_whole(source, passes, en):
+    """A tuple of whole numbers inside a returned tuple (a shape) is shown and compared whole,
+    not number by number ("the second value it returned: the first value it returned ...")."""
+    result = check(SHAPES, source, "en")
+    assert result.passed == passes and en in result.message, result.message
+    assert result.message.count("value it returned") <= 1, result.message
 
 
 def test_checker_keeps_what_was_printed_but_not_ten_megabytes():
