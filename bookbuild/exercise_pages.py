@@ -117,6 +117,23 @@ def embedded_in(lang: str) -> dict:
     return pages
 
 
+NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)?$", re.M)
+
+
+def reading_order(lang: str) -> list[str]:
+    """Every exercise id as a reader meets them: pages in the nav's order (mkdocs.yml), then from
+    the top of a page down. The chapter's list on its index page follows this order."""
+    rank = {page: i for i, page in enumerate(NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))}
+    base = DOCS / lang
+    where = {}
+    for path in sorted(base.rglob("*.md")):
+        page = path.relative_to(base).as_posix()
+        for match in EMBED.finditer(path.read_text(encoding="utf-8")):
+            where[match["id"]] = (rank.get(page, len(rank)), page, match.start())
+    unplaced = (len(rank) + 1, "", 0)
+    return sorted(load_all(), key=lambda exercise_id: (*where.get(exercise_id, unplaced), exercise_id))
+
+
 def _url(page: str | None) -> str | None:
     """A page's URL from its language's site root (directory URLs): ch3/softmax.md -> ch3/softmax/."""
     if page is None:
@@ -129,7 +146,9 @@ def exercises_data(lang: str) -> dict:
     """The widgets' data: labels, and every exercise as this language's book shows it."""
     pages = embedded_in(lang)
     data = {}
-    for exercise_id, (path, ex) in load_all().items():
+    exercises = load_all()
+    for exercise_id in reading_order(lang):
+        path, ex = exercises[exercise_id]
         data[exercise_id] = {
             "title": ex.title[lang], "function": ex.function, "file": path,
             "chapter": path.split("/")[1], "url": _url(pages.get(exercise_id)),
@@ -160,7 +179,8 @@ def exercise_markdown(exercise_id: str, lang: str) -> str:
 def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
     """The chapter's exercises with links, and the widget that counts the solved ones."""
     pages = embedded_in(lang)
-    items = [(i, ex) for i, (path, ex) in load_all().items() if path.split("/")[1] == chapter]
+    exercises = load_all()
+    items = [(i, exercises[i][1]) for i in reading_order(lang) if exercises[i][0].split("/")[1] == chapter]
     if not items:
         raise PluginError(f"exercises: exercise_progress({chapter!r}) on {src_uri}: the chapter has no exercise")
     lines = []

@@ -220,6 +220,19 @@ def test_the_pages_data_is_the_exercises_in_the_pages_language(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_chapter_lists_its_exercises_in_reading_order(lang):
+    """Pages in the nav's order (6.1 before 6.2, although "reading-and-playing" sorts before
+    "videos"), and top to bottom on one page (1.1's single step before the whole sentence)."""
+    order = PAGES.reading_order(lang)
+    assert order.index("ch6-animation-frames") < order.index("ch6-grid-shapes")
+    assert order.index("ch1-rnn-step") < order.index("ch1-read-sentence")
+    assert order.index("ch0-dot-table") < order.index("ch9-online-softmax")
+    assert list(PAGES.exercises_data(lang)["exercises"]) == order
+    listed = re.findall(r"\]\((\S+)\)", PAGES.progress_markdown("ch1", lang, "ch1/index.md"))
+    assert listed == ["telephone-game.md", "telephone-game.md"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_pdf_page_prints_the_starter_and_the_solution(lang):
     """Print form: the starter code and the reference solution in a fold (printed open)."""
     page = (SITE / ("en/" if lang == "en" else "") / "ch3/softmax/index.html").read_text(encoding="utf-8")
