@@ -10,8 +10,10 @@ import numpy as np
 def rope_vector(x, p):
     # x：一个查询或键，形状 (d,)，d 是偶数；p：它的位置 [zh]
     # x: one query or key, shape (d,), d even; p: its position [en]
-    # 第 i 对是 (x[i], x[i + d/2])，转 p * 10000^(-2i/d) 弧度；返回转过的向量，形状 (d,) [zh]
-    # pair i is (x[i], x[i + d/2]), turned by p * 10000^(-2i/d) radians; return the turned vector, shape (d,) [en]
+    # 第 i 对是 (x[i], x[i + d/2])，转 p * 10000^(-2i/d) 弧度 [zh]
+    # pair i is (x[i], x[i + d/2]), turned by p * 10000^(-2i/d) radians [en]
+    # 返回转过的向量，形状 (d,) [zh]
+    # return the turned vector, shape (d,) [en]
     ...
 '''
 
