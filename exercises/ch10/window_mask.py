@@ -8,10 +8,12 @@ STARTER = '''\
 import numpy as np
 
 def window_mask(n, w):
-    # 返回 (n, n) 的布尔表：位置 i 可以看位置 j 时为 True [zh]
-    # return an (n, n) table of booleans: True where position i may look at position j [en]
-    # 每个位置只看最近的 w 个位置，它自己也算一个，从不看后面 [zh]
-    # each position sees only the last w positions, itself counted, never one ahead [en]
+    # 返回 (n, n) 的布尔表 [zh]
+    # return an (n, n) table of booleans [en]
+    # 位置 i 可以看位置 j 时为 True [zh]
+    # True where position i may look at position j [en]
+    # 每个位置只看最近的 w 个位置，它自己也算一个 [zh]
+    # each position sees only the last w positions, itself counted [en]
     ...
 '''
 

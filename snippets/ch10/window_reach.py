@@ -1,13 +1,14 @@
 from attnkit.kv_bytes import MODELS
-from attnkit.window import receptive_field, receptive_field_by_depth, sliding_window_mask
+from attnkit.window import sliding_window_mask
+from attnkit.window import receptive_field, receptive_field_by_depth
 
 print(sliding_window_mask(8, 3).astype(int))    # (8, 8)：窗口 3，1 = 可以看 [zh]
 print(sliding_window_mask(8, 3).astype(int))    # (8, 8): window 3, 1 = may look [en]
 
 reach = receptive_field_by_depth(n_layers=4, window=3)   # (5,) 第 0 到 4 层 [zh]
 reach = receptive_field_by_depth(n_layers=4, window=3)   # (5,) layers 0 to 4 [en]
-print("窗口 3，最后一个词元在每层之后够得着的位置数：", reach.tolist())  # [zh]
-print("window 3, positions the last token reaches after each layer:", reach.tolist())  # [en]
+print("窗口 3，每层之后够得着的位置数：", reach.tolist())  # [zh]
+print("window 3, reach after each layer:", reach.tolist())  # [en]
 
 mistral = MODELS["mistral-7b"]                  # config.json 里的数 [zh]
 mistral = MODELS["mistral-7b"]                  # numbers from its config.json [en]
