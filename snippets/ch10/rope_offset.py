@@ -18,10 +18,10 @@ def score(i, j):
 
 
 for i, j in [(5, 2), (12, 9), (30, 27), (1000, 997)]:
-    print(f"i = {i:4d}, j = {j:4d}, i − j = {i - j}：分数 {score(i, j):.6f}")  # [zh]
-    print(f"i = {i:4d}, j = {j:4d}, i − j = {i - j}: score {score(i, j):.6f}")  # [en]
-print(f"i =    5, j =    4, i − j = 1：分数 {score(5, 4):.6f}")  # [zh]
-print(f"i =    5, j =    4, i − j = 1: score {score(5, 4):.6f}")  # [en]
+    print(f"i = {i:4d}, j = {j:4d}, i - j = {i - j}：分数 {score(i, j):.6f}")  # [zh]
+    print(f"i = {i:4d}, j = {j:4d}, i - j = {i - j}: score {score(i, j):.6f}")  # [en]
+print(f"i =    5, j =    4, i - j = 1：分数 {score(5, 4):.6f}")  # [zh]
+print(f"i =    5, j =    4, i - j = 1: score {score(5, 4):.6f}")  # [en]
 
 table = rope_score_table(q, k, 64)       # (64, 64)，table[i, j] = score(i, j) [zh]
 table = rope_score_table(q, k, 64)       # (64, 64), table[i, j] = score(i, j) [en]
