@@ -55,7 +55,15 @@ __all__ = [
     "rope",
     "rope_score_table",
     "offset_spread",
+    "EXAMPLE_Q",
+    "EXAMPLE_K",
+    "rope_pairs",
+    "pair_scores",
 ]
+
+# Chapter 10.3's example (typed inputs): one query and one key of width 8, four pairs.
+EXAMPLE_Q = (1.0, 0.6, -0.4, 0.9, 0.3, 0.8, 0.5, -0.2)
+EXAMPLE_K = (0.9, -0.3, 0.7, 0.4, 0.5, 0.6, -0.6, 0.3)
 
 # The base of the frequencies in the RoPE paper (Su et al. 2021) and most models since; Llama 3
 # uses 500000 (config.json "rope_theta" of meta-llama/Meta-Llama-3-8B).
@@ -386,3 +394,40 @@ def offset_spread(table):
     if table.ndim != 2 or table.shape[0] != table.shape[1]:
         raise ValueError(f"table must be square, shape (n, n), got shape {table.shape}")
     return float(np.abs(table[1:, 1:] - table[:-1, :-1]).max(initial=0.0))
+
+
+def rope_pairs(x, position, base=ROPE_BASE):
+    """The pairs of one vector ``x`` (d,) after RoPE at ``position``, as points in their planes.
+
+    In the "half" layout pair i is (x[i], x[i + d/2]); each is turned by ``position * w_i``.
+
+    Returns
+    -------
+    pairs : ndarray, shape (d/2, 2)
+
+    Example
+    -------
+    >>> print(rope_pairs([1.0, 1.0, 0.0, 0.0], 1).round(3))   # pair 0 by 1 rad, pair 1 by 0.01
+    [[0.54  0.841]
+     [1.    0.01 ]]
+    """
+    x = as_float_array("x", x, min_ndim=1, layout="(d,)")
+    if x.ndim != 1:
+        raise ValueError(f"x must be one vector, shape (d,), got shape {x.shape}")
+    half = _check_even("the width of x", x.shape[0]) // 2
+    turned = rope(x[None], positions=[position], base=base)[0]      # (d,)
+    return np.stack([turned[:half], turned[half:]], axis=-1)       # (d/2, 2)
+
+
+def pair_scores(q, k, i, j, base=ROPE_BASE):
+    """Each pair's share of the score of q at position i and k at position j, shape (d/2,).
+
+    Their sum is ``rope(q at i) . rope(k at j)``; pair p's share is its two turned points'
+    dot product, ``|q_p| |k_p| cos(angle between them)``, and that angle is the pairs' own
+    angle plus ``(i - j) * w_p``.
+
+    >>> s = pair_scores(EXAMPLE_Q, EXAMPLE_K, 5, 2)
+    >>> bool(np.isclose(s.sum(), rope_score_table(EXAMPLE_Q, EXAMPLE_K, 6)[5, 2]))
+    True
+    """
+    return (rope_pairs(q, i, base) * rope_pairs(k, j, base)).sum(axis=-1)   # (d/2, 2) -> (d/2,)

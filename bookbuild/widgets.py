@@ -240,8 +240,64 @@ def train_gpt_data(lang: str) -> dict:
     }
 
 
+# ---- chapter 10.3: rotate the pairs (overrides/assets/widgets/rope.js) ----
+ROPE_N = 32                 # positions 0..31 on the sliders
+ROPE_SHOWN = (0, 1)         # the pairs drawn as arrows (the fastest two)
+ROPE_LABELS = {
+    "zh": {
+        "i": "查询的位置 i", "j": "键的位置 j", "back": "两个一起左移", "forward": "两个一起右移",
+        "pair": "第 {p} 对（每个位置转 {w} 弧度）",
+        "turns": "q 转了 i·ω = {qa} 弧度，k 转了 j·ω = {ka} 弧度，两者相差 (i − j)·ω = {gap} 弧度",
+        "adds": "这一对给分数贡献 {v}",
+        "rest": "另外 {n} 对转得很慢，合计贡献 {v}",
+        "score": "分数（{d} 维，{n} 对加起来）：{v}",
+        "offset": "i − j = {d}",
+        "same": "i − j 同为 {d} 的其他位置，分数都一样：",
+        "arrows": "第 {p} 对：查询 q（橙）和键 k（蓝）转过之后的箭头",
+        "other": "i = {a}，j = {b}：{v}",
+        "live": "i = {i}，j = {j}，分数 {v}",
+    },
+    "en": {
+        "i": "Query position i", "j": "Key position j", "back": "Both one step left", "forward": "Both one step right",
+        "pair": "Pair {p} (turns {w} rad per position)",
+        "turns": "q turned by i·ω = {qa} rad, k by j·ω = {ka} rad; between them (i − j)·ω = {gap} rad",
+        "adds": "this pair adds {v} to the score",
+        "rest": "the other {n} pairs turn slowly and add {v} together",
+        "score": "Score ({d} dimensions, {n} pairs added up): {v}",
+        "offset": "i − j = {d}",
+        "same": "Other positions with the same i − j = {d} give the same score:",
+        "arrows": "Pair {p}: the query q (orange) and the key k (blue) after turning",
+        "other": "i = {a}, j = {b}: {v}",
+        "live": "i = {i}, j = {j}, score {v}",
+    },
+}
+
+
+def rope_data(lang: str) -> dict:
+    """Chapter 10.3's example query and key at every position: the shown pairs turned, each pair's
+    share of every score, and the scores themselves (attnkit.rope)."""
+    from attnkit.rope import EXAMPLE_K, EXAMPLE_Q, pair_scores, rope_frequencies, rope_pairs, rope_score_table
+
+    q, k = np.array(EXAMPLE_Q), np.array(EXAMPLE_K)              # (d,) each
+    w = rope_frequencies(q.shape[0])                             # (d/2,)
+    shown = list(ROPE_SHOWN)
+    parts = np.array([[pair_scores(q, k, i, j) for j in range(ROPE_N)] for i in range(ROPE_N)])   # (N, N, d/2)
+    rest = np.delete(parts, shown, axis=-1).sum(axis=-1)         # (N, N) the pairs not drawn
+    return {
+        "n": ROPE_N, "d": int(q.shape[0]), "pairs": shown, "omega": _list(w[shown]),
+        "q": _list([rope_pairs(q, p)[shown] for p in range(ROPE_N)]),       # (N, 2, 2)
+        "k": _list([rope_pairs(k, p)[shown] for p in range(ROPE_N)]),       # (N, 2, 2)
+        "turn": _list(np.arange(ROPE_N)[:, None] * w[shown]),              # (N, 2) radians
+        "gap": _list(np.arange(-(ROPE_N - 1), ROPE_N)[:, None] * w[shown]),   # (2N-1, 2): offset -(N-1)..N-1
+        "parts": _list(parts[:, :, shown]),                                 # (N, N, 2)
+        "rest": _list(rest), "scores": _list(rope_score_table(q, k, ROPE_N)),  # (N, N) each
+        "labels": ROPE_LABELS[lang],
+    }
+
+
 BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
-            "train-gpt": train_gpt_data, "exercises": exercises_data}
+            "train-gpt": train_gpt_data, "exercises": exercises_data,
+            "rope": rope_data}
 
 
 def _inputs_beyond_attnkit(name: str, lang: str):

@@ -586,3 +586,104 @@ def test_every_page_with_a_widget_mounts_it(site, lang):
         states = page.locator("[data-widget]").evaluate_all("ws => ws.map(w => w.dataset.widget + ':' + w.dataset.mounted)")
         assert all(s.endswith(":yes") for s in states), f"{source}: {states}"
     assert not page.errors and not page.outside
+
+
+# --------------------------------------------------------------------------
+# chapter 10.3: rotate the pairs (rope.js)
+# --------------------------------------------------------------------------
+
+def minus(text: str) -> str:
+    """As common.js num() prints a number: a real minus sign."""
+    return text.replace("-", "−")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rope_widget_data_is_attnkits(lang):
+    from attnkit.rope import EXAMPLE_K, EXAMPLE_Q, pair_scores, rope, rope_frequencies, rope_score_table
+
+    data = hook.rope_data(lang)
+    q, k = np.array(EXAMPLE_Q), np.array(EXAMPLE_K)
+    n, d, shown = data["n"], data["d"], data["pairs"]
+    assert d == q.shape[0] and n == hook.ROPE_N and shown == list(hook.ROPE_SHOWN)
+    shown_as(data["scores"], rope_score_table(q, k, n))
+    shown_as(data["omega"], rope_frequencies(d)[shown])
+    turned_q = rope(np.broadcast_to(q, (n, d)))                     # (n, d): q at 0..n-1
+    turned_k = rope(np.broadcast_to(k, (n, d)))
+    for s, p in enumerate(shown):                                   # pair p = columns p and p + d/2
+        shown_as(np.array(data["q"])[:, s], turned_q[:, [p, p + d // 2]])
+        shown_as(np.array(data["k"])[:, s], turned_k[:, [p, p + d // 2]])
+    parts = np.array([[pair_scores(q, k, i, j) for j in range(n)] for i in range(n)])   # (n, n, d/2)
+    shown_as(np.array(data["parts"]), parts[:, :, shown])
+    shown_as(data["rest"], parts.sum(axis=-1) - parts[:, :, shown].sum(axis=-1))
+    gaps = np.array(data["gap"])                                    # (2n-1, 2): offsets -(n-1)..n-1
+    shown_as(gaps[n - 1 + 3], 3 * rope_frequencies(d)[shown])
+    assert set(data["labels"]) == set(hook.ROPE_LABELS["zh"]) == set(hook.ROPE_LABELS["en"])
+
+
+def test_rope_widget_scores_depend_only_on_the_offset():
+    """What the widget shows: every pair of positions with the same i - j prints the same score."""
+    scores = np.array(hook.rope_data("en")["scores"])
+    for offset in range(-(hook.ROPE_N - 1), hook.ROPE_N):
+        diagonal = np.diagonal(scores, offset=-offset)              # the cells with i - j = offset
+        assert len({f"{x:.4f}" for x in diagonal}) == 1, (offset, diagonal)
+
+
+def open_rope(site, lang="zh", width=1280, dark=False):
+    base, browser = site
+    page = browser.new_page(width=width, dark=dark)
+    page.goto(base + ("/en/ch10/rope/" if lang == "en" else "/ch10/rope/"))
+    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    reveal(page)
+    return page, page.locator('[data-widget="rope"]')
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_rope_widget_turns_the_pairs_and_keeps_the_score(site, lang):
+    from attnkit.rope import EXAMPLE_K, EXAMPLE_Q, pair_scores, rope_score_table
+
+    table = rope_score_table(EXAMPLE_Q, EXAMPLE_K, hook.ROPE_N)
+    page, widget = open_rope(site, lang)
+    score = widget.locator('[data-role="score"]')
+    assert minus(f"{table[5, 2]:.4f}") in score.inner_text()                 # the page's data-i, data-j
+    widget.locator('input[data-role="i"]').fill("10")
+    widget.locator('input[data-role="j"]').fill("4")
+    assert minus(f"{table[10, 4]:.4f}") in score.inner_text() and "i − j = 6" in score.inner_text()
+    adds = widget.locator('[data-role="adds-0"]').inner_text()
+    assert minus(f"{pair_scores(EXAMPLE_Q, EXAMPLE_K, 10, 4)[0]:.3f}") in adds
+    before = widget.locator("svg.attn-rope__plane").first.inner_html()
+    widget.locator('[data-role="forward"]').click()                           # both move together
+    assert widget.locator('input[data-role="i"]').input_value() == "11"
+    assert widget.locator('input[data-role="j"]').input_value() == "5"
+    assert minus(f"{table[11, 5]:.4f}") in score.inner_text()
+    assert f"{table[11, 5]:.4f}" == f"{table[10, 4]:.4f}"
+    assert widget.locator("svg.attn-rope__plane").first.inner_html() != before   # the arrows turned
+    pairs = widget.locator('[data-role="pairs"] li').all_inner_texts()
+    assert len(pairs) >= 3
+    for text in pairs:
+        a, b = map(int, re.findall(r"[ij] = (\d+)", text))
+        assert a - b == 6 and text.endswith(minus(f"{table[a, b]:.4f}"))
+    # keyboard: the arrow keys move a slider, and the score follows
+    widget.locator('input[data-role="i"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert widget.locator('input[data-role="i"]').input_value() == "12"
+    assert minus(f"{table[12, 5]:.4f}") in score.inner_text() and "i − j = 7" in score.inner_text()
+    # at the edge, moving both further is refused (and the button says so by being disabled)
+    widget.locator('input[data-role="i"]').fill(str(hook.ROPE_N - 1))
+    assert widget.locator('[data-role="forward"]').is_disabled()
+    assert not page.errors and not page.outside
+
+
+@browser_only
+@pytest.mark.parametrize("lang", LANGS)
+def test_rope_widget_fits_a_phone_in_dark_mode_and_prints_its_figure(site, lang):
+    page, widget = open_rope(site, lang, width=375, dark=True)
+    overflow = widget.evaluate("e => e.scrollWidth - e.clientWidth")
+    assert overflow <= 1, f"the rope widget is {overflow}px wider than a 375px phone"
+    colour = widget.locator(".attn-rope__name.is-k").first.evaluate("e => getComputedStyle(e).fill")
+    rgb = [int(c) for c in re.findall(r"\d+", colour)[:3]]
+    assert sum(rgb) > 3 * 120, f"the key's label {colour} is too dark to read on the dark background"
+    page.emulate_media(media="print")
+    assert widget.is_hidden()
+    assert page.locator('.print-only img[src*="ch10-rope-pairs"]').is_visible()
+    assert not page.errors and not page.outside
