@@ -7,7 +7,8 @@
 #   make pdf     build, then print the whole book to site/pdf/ (one PDF per language)
 #   make publish the deployable site/ (both languages + PDFs), as CI deploys it to GitHub Pages;
 #                SITE_URL=https://<user>.github.io/<repo>/ sets its public address
-#   make bench   print build, reload and test times, page weights and the tiny GPT's training speed (figures, not assertions)
+#   make bench   print build, reload and test times, page weights, the tiny GPT's training speed and chapter 10's
+#                attention against transformers with the chapter's build cost (figures, not assertions)
 #   make clean   remove the site and the build caches (keeps downloaded files: .cache/pyodide)
 #   make distclean  also remove downloads, .venv and node_modules
 
@@ -73,6 +74,7 @@ bench: build
 	$(BIN)/python tools/bench_exercises.py --site site
 	$(BIN)/python tools/bench_tinygpt.py --site site
 	$(BIN)/python tools/bench_pages.py --site site
+	$(BIN)/python tools/bench_modern.py
 
 # Build caches are content-keyed (CONTRIBUTING.md lists them); clean keeps the downloads.
 clean:

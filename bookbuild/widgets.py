@@ -300,6 +300,79 @@ BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "position
             "rope": rope_data}
 
 
+# ---- chapter 10.1: the KV-cache calculator (overrides/assets/widgets/kv-calculator.js) ----
+# The widget multiplies, and only that: numbers per token per layer (attnkit) x bytes per number
+# x tokens kept per layer (full layers keep the context, sliding ones at most their window).
+# tests/test_kv_widget.py checks what it shows against attnkit.kv_bytes for every model and dtype.
+KV_CONTEXTS = [2 ** p for p in range(10, 21)]      # the context slider: 1K ... 1M tokens
+KV_DEFAULT = {"model": "llama-3-8b", "context": 131072, "dtype": "bf16"}
+KV_LABELS = {
+    "zh": {
+        "model": "模型", "context": "上下文长度", "dtype": "每个数的格式",
+        "tokens": "{n} 个词元（{k}）", "variant": "做法", "perToken": "每个词元", "whole": "整段上下文",
+        "times": "是实际的几倍", "caption": "{model}：一条 {n} 个词元的序列，{dtype}",
+        "beyond": "注意：这比模型卡写明的上下文长度（{n} 个词元）还长。",
+        "announce": "{model}，{n} 个词元，{dtype}：{parts}",
+        "own": "实际做法：{what}", "mha": "假如每个查询头都有自己的键和值（MHA）", "mqa": "假如只有 1 个键/值头（MQA）",
+        "gqaWhat": "{kv} 个键/值头给 {h} 个查询头", "mhaWhat": "MHA，{h} 个头各有自己的键和值",
+        "mlaWhat": "MLA，每个词元存 {c} 个数的潜向量和 {r} 个数的 RoPE 键",
+        "windowWhat": "；{s} / {l} 层只留最近 {w} 个词元",
+        "noWindow": "（不算滑动窗口）", "source": "配置来源",
+    },
+    "en": {
+        "model": "Model", "context": "Context length", "dtype": "Number format",
+        "tokens": "{n} tokens ({k})", "variant": "attention", "perToken": "per token", "whole": "whole context",
+        "times": "times as built", "caption": "{model}: one sequence of {n} tokens, {dtype}",
+        "beyond": "Note: longer than the context its model card states ({n} tokens).",
+        "announce": "{model}, {n} tokens, {dtype}: {parts}",
+        "own": "as built: {what}", "mha": "if every query head had its own keys and values (MHA)",
+        "mqa": "if there were one key/value head (MQA)",
+        "gqaWhat": "{kv} key/value heads for {h} query heads", "mhaWhat": "MHA, {h} heads with their own keys and values",
+        "mlaWhat": "MLA, a latent of {c} numbers and a RoPE key of {r} per token",
+        "windowWhat": "; {s} of {l} layers keep only the last {w} tokens",
+        "noWindow": " (no sliding windows)", "source": "configuration",
+    },
+}
+
+
+def _kv_what(m, labels) -> str:
+    """What a model's own cache holds, in words (numbers from its configuration)."""
+    if m.attention == "mla":
+        what = labels["mlaWhat"].format(c=m.kv_lora_rank, r=m.qk_rope_head_dim)
+    elif m.n_kv_heads == m.n_heads:
+        what = labels["mhaWhat"].format(h=m.n_heads)
+    else:
+        what = labels["gqaWhat"].format(kv=m.n_kv_heads, h=m.n_heads)
+    if m.n_sliding_layers:
+        what += labels["windowWhat"].format(s=m.n_sliding_layers, l=m.n_layers, w=m.sliding_window)
+    return what
+
+
+def kv_calculator_data(lang: str) -> dict:
+    """Each model's numbers per token per layer for each variant, from attnkit.kv_bytes."""
+    from attnkit.kv_bytes import DTYPE_BYTES, MODELS, kv_cache_bytes_if, kv_numbers_per_token_per_layer
+    from attnkit.serving import DISPLAY_NAMES
+
+    labels = KV_LABELS[lang]
+    models = []
+    for name, m in MODELS.items():
+        # One token, one byte a number, no window: the numbers a token adds to all layers.
+        as_if = {v: kv_cache_bytes_if(name, v, 1, "fp8") // m.n_layers
+                 for v in (("mha",) if m.attention == "mla" else ("mha", "mqa"))}
+        variants = [{"id": "own", "label": labels["own"].format(what=_kv_what(m, labels)),
+                     "perLayer": kv_numbers_per_token_per_layer(name), "windowed": True}]
+        variants += [{"id": v, "label": labels[v] + (labels["noWindow"] if m.n_sliding_layers else ""),
+                      "perLayer": n, "windowed": False} for v, n in as_if.items()]
+        models.append({"id": name, "name": DISPLAY_NAMES[name], "layers": m.n_layers,
+                       "slidingLayers": m.n_sliding_layers, "window": m.sliding_window or 0,
+                       "context": m.context, "source": m.source, "variants": variants})
+    return {"models": models, "contexts": KV_CONTEXTS, "default": KV_DEFAULT,
+            "dtypes": [{"id": k, "bytes": v} for k, v in DTYPE_BYTES.items()], "labels": labels}
+
+
+BUILDERS["kv-calculator"] = kv_calculator_data
+
+
 def _inputs_beyond_attnkit(name: str, lang: str):
     """What else a widget's data depends on: the exercises' files, their pages' embeds and the
     order a reader meets them in, the [zh]/[en] filter (bookbuild/listings.py) and

@@ -8,7 +8,7 @@ from attnkit.text import width
 
 # Chapters whose listings have been laid out with attnkit.text (pad/row/sci/wan). A chapter joins
 # when its tables line up and its Chinese output writes numbers the Chinese way.
-CHECKED_CHAPTERS = {"ch0", "ch1", "ch2", "ch3", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9"}
+CHECKED_CHAPTERS = {"ch0", "ch1", "ch2", "ch3", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10"}
 
 CELL = re.compile(r"\S+(?: \S+)*")  # in a printed table, cells are separated by two or more spaces
 E_NOTATION = re.compile(r"\d(?:\.\d+)?e[+-]?\d+\b")

@@ -9,6 +9,11 @@ same dtype so the two do the same arithmetic), one warm-up call and one timed ca
 ratio from one run, with the load average beside it (the machine is shared). Each line:
 attnkit's time, the reference's, and attnkit / reference. transformers' attention modules run
 with attn_implementation="sdpa" (torch's fused kernel), except gpt-oss (eager: sinks).
+
+Then what chapter 10 costs one build, measured in a fresh interpreter (nothing imported or cached
+before): importing attnkit with its figures, drawing every ``ch10-*`` figure in both languages
+(as a cold build does; a warm build takes them from .cache/figures/), computing each ch10 widget's
+data in both languages, and running each listing of snippets/ch10/ once per language.
 """
 
 from __future__ import annotations
@@ -59,10 +64,52 @@ def weights(attn):
             for p in ("q_proj", "k_proj", "v_proj", "o_proj")]
 
 
+BUILD_COST = r"""
+import time
+start = time.perf_counter()
+from attnkit.figures import FIGURES, render_svg
+import bookbuild.widgets as widgets
+from bookbuild.listings import for_language
+from pathlib import Path
+t_import = time.perf_counter() - start
+
+def timed(fn):
+    t = time.perf_counter(); fn(); return time.perf_counter() - t
+
+figures = {i: sum(timed(lambda: render_svg(i, lang)) for lang in ("zh", "en")) for i in sorted(FIGURES) if i.startswith("ch10-")}
+data = {name: sum(timed(lambda: fn(lang)) for lang in ("zh", "en")) for name, fn in widgets.BUILDERS.items()
+        if name in ("kv-calculator", "rope")}
+listings = {}
+for path in sorted(Path("snippets/ch10").glob("*.py")):
+    source = path.read_text(encoding="utf-8")
+    listings[path.name] = sum(timed(lambda: exec(compile(for_language(source, lang), str(path), "exec"),
+                                                 {"__name__": "__main__", "print": lambda *a, **k: None}))
+                              for lang in ("zh", "en"))
+print(f"  import attnkit, its figures and the build's widget module: {t_import * 1e3:8.0f} ms")
+for kind, table in (("figure", figures), ("widget data", data), ("listing", listings)):
+    for name, t in table.items():
+        print(f"  {kind:12s} {name:34s} {t * 1e3:8.0f} ms  (zh + en)")
+total = t_import + sum(figures.values()) + sum(data.values()) + sum(listings.values())
+print(f"  total{'':43s} {total * 1e3:8.0f} ms  (of it figures {sum(figures.values()) * 1e3:.0f} ms)")
+"""
+
+
+def build_cost() -> None:
+    """Chapter 10's share of a cold build, in a fresh interpreter (see the module's docstring)."""
+    import subprocess
+    print(f"chapter 10, build-time cost (fresh interpreter, one thread) [{load()}]", flush=True)
+    subprocess.run([sys.executable, "-c", BUILD_COST], cwd=ROOT, check=True)
+    print(f"  [{load()}]", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1024, help="tokens (default 1024)")
-    n = parser.parse_args().n
+    parser.add_argument("--no-build-cost", action="store_true", help="only the speed ratios")
+    args = parser.parse_args()
+    n = args.n
+    if not args.no_build_cost:
+        build_cost()
     try:
         import torch
         import transformers
