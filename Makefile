@@ -72,6 +72,7 @@ bench: build
 	$(BIN)/python tools/bench.py
 	$(BIN)/python tools/bench_playground.py --site site
 	$(BIN)/python tools/bench_exercises.py --site site
+	$(BIN)/python tools/bench_listings.py --site site
 	$(BIN)/python tools/bench_tinygpt.py --site site
 	$(BIN)/python tools/bench_pages.py --site site
 	$(BIN)/python tools/bench_modern.py

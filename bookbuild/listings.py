@@ -122,6 +122,24 @@ def expand(markdown: str, lang: str) -> str:
     return FENCE.sub(replace, markdown)
 
 
+# Each listing as a plain Python file in one language, for the reader to download and run with
+# `python` (attnkit installed): <language root>/listings/chN/<name>.py. The page's "edit and run"
+# control (overrides/assets/widgets/listing.js) reads the same file as its starting code, so the
+# page, the download and the in-page editor hold the same text: this module's filter, at build time.
+DOWNLOADS = "listings"
+
+
+def download_path(name: str) -> str:
+    """Where ``chN/stem.py`` is served, from the language's site root."""
+    return f"{DOWNLOADS}/{name}"
+
+
+def downloads(lang: str) -> dict[str, str]:
+    """``{site path: the listing as the lang book shows it}`` for every file of snippets/."""
+    return {download_path(path.relative_to(SNIPPETS).as_posix()): for_language(path.read_text(encoding="utf-8"), lang)
+            for path in sorted(SNIPPETS.rglob("*.py"))}
+
+
 def on_page_markdown(markdown, page, config, files):
     return expand(markdown, config.theme["language"])
 
@@ -132,8 +150,9 @@ def main(argv: list[str] | None = None) -> None:
 
         python tools/listings.py snippets/ch3/softmax_cake.py --lang zh
 
-    Run directly with ``python``, a listing executes both languages' lines (and a few listings,
-    whose first line of a statement has two versions, are not even valid Python then)."""
+    Run directly with ``python``, a listing runs too, but prints both languages' lines (a test
+    keeps every file valid Python with both: no statement's first line comes in two versions).
+    The site serves each listing in its language for download (:func:`downloads`)."""
     import argparse
     import runpy
     import sys

@@ -45,6 +45,10 @@ PYODIDE_LINE = 'const PYODIDE = "../pyodide/";'
 # From <en root>/assets/playground/worker.js to <zh root>/assets/pyodide/ (the English book is at <zh root>/en/).
 PYODIDE_FROM_EN = "../../../assets/pyodide/"
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
+# Beside it: "edit and run" in place (a button that overrides/assets/widgets/index.js shows and
+# listing.js runs; hidden without JavaScript) and the listing as a file in the page's language.
+EDIT_TEXT = {"zh": "✎ 就地修改并运行", "en": "✎ Edit and run here"}
+DOWNLOAD_TEXT = {"zh": "⬇ 下载 {name}", "en": "⬇ Download {name}"}
 
 
 def pyodide_files() -> dict[str, Path]:
@@ -141,18 +145,30 @@ def on_files(files, config):
     add("assets/playground/attnkit.zip", content=attnkit_zip())
     add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner
     add("assets/playground/presets.json", content=presets(config.theme["language"]))
+    try:
+        for site_path, code in listings.downloads(config.theme["language"]).items():
+            add(site_path, content=code)     # each listing as a file in this language (listings.py)
+    except ValueError as error:
+        raise PluginError(f"playground: {error}") from None
     return files
 
 
 def add_run_links(markdown: str, src_uri: str, lang: str) -> str:
-    """Put a link to the playground, opened with that listing, under every listing fence."""
-    target = posixpath.relpath(PLAYGROUND_PAGE, posixpath.dirname(src_uri) or ".")
+    """Put under every listing fence: a button to edit and run it in place, a link to the
+    playground opened with that listing, and a link to download it in the page's language."""
+    here = posixpath.dirname(src_uri) or "."
+    target = posixpath.relpath(PLAYGROUND_PAGE, here)
 
     def link(match):
         indent, path = match["indent"], match["path"]
         if not (SNIPPETS / path).is_file():
             return match[0]  # pymdownx.snippets reports the missing file itself
-        return f'{match[0]}\n\n{indent}[{LINK_TEXT[lang]}]({target}?listing={path}){{ .pg-run-link }}\n'
+        file = posixpath.relpath(listings.download_path(path), here)
+        name = posixpath.basename(path)
+        edit = f'<button type="button" class="listing-edit attn-button" data-listing="{path}" hidden>{EDIT_TEXT[lang]}</button>'
+        download = f'[{DOWNLOAD_TEXT[lang].format(name=name)}]({file}){{ .listing-download download="{name}" }}'
+        return (f'{match[0]}\n\n{indent}{edit} [{LINK_TEXT[lang]}]({target}?listing={path}){{ .pg-run-link }} {download}\n'
+                f'{indent}{{: .listing-links .screen-only }}\n')
 
     return listings.FENCE.sub(link, markdown)
 

@@ -4,6 +4,7 @@ import html
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -65,23 +66,67 @@ def included_listings() -> set[str]:
 LISTINGS = sorted(p.relative_to(SNIPPETS).as_posix() for p in SNIPPETS.rglob("*.py"))
 
 
+def test_every_repository_file_is_valid_python_with_both_languages_lines():
+    """A developer opens snippets/chN/x.py as it is: both languages' lines together must parse
+    (a statement's first line in a [zh] and an [en] version does not)."""
+    broken = []
+    for name in LISTINGS:
+        try:
+            compile((SNIPPETS / name).read_text(encoding="utf-8"), name, "exec")
+        except SyntaxError as error:
+            broken.append(f"snippets/{name}:{error.lineno}: {error.msg}")
+    assert not broken, "\n".join(broken)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", LISTINGS)
+def test_python_runs_each_repository_file_as_it_is(name):
+    """`python snippets/chN/x.py` runs (it prints both languages' lines; tools/listings.py and the
+    site's downloads give one language's)."""
+    result = subprocess.run([sys.executable, str(SNIPPETS / name)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"python snippets/{name} failed:\n{result.stderr}"
+
+
 def test_every_listing_is_used():
     unused = sorted(set(LISTINGS) - included_listings())
     assert not unused, f"listings in snippets/ that no page shows: {unused}"
 
 
+def downloaded(name: str, lang: str) -> Path:
+    """The listing as the ``lang`` site serves it for download: site/[en/]listings/chN/x.py."""
+    return (SITE / "en" if lang == "en" else SITE) / listings.download_path(name)
+
+
 def run_listing(name: str, lang: str) -> str:
-    """Run the listing as the ``lang`` book shows it, in a fresh interpreter; its output."""
-    result = subprocess.run([sys.executable, "-c", listing_source(name, lang)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, f"snippets/{name} ({lang}) failed:\n{result.stderr}"
+    """Run the file a ``lang`` reader downloads, as they would (``python x.py``, in its own folder,
+    attnkit installed), after checking it is the listing as that book shows it; its output."""
+    path = downloaded(name, lang)
+    assert path.is_file(), f"the {lang} site does not serve {name} for download at {path}"
+    assert path.read_text(encoding="utf-8") == listing_source(name, lang), f"{path} is not snippets/{name} as the {lang} book shows it"
+    result = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"{path} ({lang}) failed:\n{result.stderr}"
     return result.stdout
+
+
+OUTPUT_BLOCK = re.compile(r'<div class="highlight"><pre>(?P<body>.*?)</pre></div>', re.S)
+
+
+def shown_outputs(page_html: str, name: str) -> list[str]:
+    """The output block shown under each listing ``name`` of a built page: the last one before
+    the listing's "edit and run" button."""
+    outputs = []
+    for button in re.finditer(rf'<button type="button" class="listing-edit[^"]*" data-listing="{re.escape(name)}"', page_html):
+        blocks = list(OUTPUT_BLOCK.finditer(page_html, 0, button.start()))
+        assert blocks, f"no output block before the listing {name}"
+        outputs.append(html.unescape(re.sub(r"<[^>]+>", "", blocks[-1]["body"])))
+    return outputs
 
 
 @pytest.mark.parametrize("name", LISTINGS)
 def test_listing_runs_and_its_output_is_on_the_page(name):
-    """Run the listing for each language; its output must be what that language's built pages show,
-    and both its code and its output must speak that language (see language_problems)."""
+    """Run the downloadable file of the listing for each language; its output must be the output
+    block under the listing on each page of that language that shows it, and both its code and
+    its output must speak that language (see language_problems)."""
     for lang in LANGS:
         output = run_listing(name, lang)
         assert output.strip(), f"snippets/{name} ({lang}) prints nothing: a reader would see an empty output block"
@@ -93,9 +138,11 @@ def test_listing_runs_and_its_output_is_on_the_page(name):
             if f'"{name}"' not in source:
                 continue
             built = built_page(SITE, lang, page)
-            text = html.unescape(re.sub(r"<[^>]+>", "", built.read_text(encoding="utf-8")))
+            blocks = shown_outputs(built.read_text(encoding="utf-8"), name)
             shown.append(built)
-            assert output.strip() in text, f"{built} does not show the current output of snippets/{name}:\n{output}"
+            assert blocks, f"{built} shows no output block for {name}"
+            for block in blocks:
+                assert block.strip("\n") == output.strip("\n"), f"{built} does not show what {downloaded(name, lang)} prints:\n{output}"
             problems = language_problems(listing_source(name, lang), output, lang, chinese_allowed(source))
             assert not problems, f"docs/{lang}/{page} shows snippets/{name} in the wrong language:\n" + "\n".join(problems)
         assert shown, f"no {lang} page shows snippets/{name}"

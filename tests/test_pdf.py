@@ -95,7 +95,7 @@ def print_page_facts(lang: str) -> dict:
 
     with serve_site(SITE, prefix=pdf_tool.site_prefix(SITE)) as base, launch() as browser:
         page = browser.new_page()
-        page.goto(base + PRINT_PAGE[lang])
+        page.goto(base + PRINT_PAGE[lang], timeout=300_000)   # 2 MB: a minute on a busy machine
         page.wait_for_load_state("load")
         page.wait_for_function(pdf_tool.READY, timeout=60_000, polling=100)
         page.emulate_media(media="print")
@@ -274,6 +274,31 @@ def test_listings_print_with_their_output(lang):
         code = listing_source(listing, lang)       # the [zh]/[en] lines of this book only
         line = max((l.split("#")[0].strip() for l in code.splitlines()), key=len)
         assert printed(line, text), f"{lang}: listing {listing} is not in the PDF ({line!r})"
+
+
+def screen_only_texts(lang: str) -> list[str]:
+    """Words that belong to the screen only: the button and download link under each listing
+    (bookbuild/playground.py), the playground's start-up status and key help (app.js), and the
+    sentences that tell the reader to drag a slider of a widget the PDF shows as a figure."""
+    from bookbuild import playground
+
+    app = (ROOT / "overrides" / "assets" / "playground" / "app.js").read_text(encoding="utf-8")
+    table = app[app.index(f"  {lang}: {{"):]
+    idle = re.search(r'idle: "([^"：:]+)', table)[1]                  # "Python is not loaded yet" / "Python 还没加载"
+    keys = re.search(r"keys: \(mod\) => `\$\{mod\}([^`]+)`", table)[1]   # "+Enter runs · Tab indents · ..."
+    sliders = {"zh": ["拖动滑块改变得分的除数", "在第二步之后拖动滑块"],
+               "en": ["Drag the slider to change what the scores are divided by", "drag the slider and watch the shares"]}
+    # (not the playground link's own words: the playground page's text names that link to describe it)
+    return [playground.EDIT_TEXT[lang], playground.DOWNLOAD_TEXT[lang].format(name="softmax_cake.py"), idle, keys, *sliders[lang]]
+
+
+def test_screen_only_text_never_prints(lang):
+    """A printed book has no buttons to press and no Python to load: none of that text is in the PDF."""
+    text = squeeze(pdf_text(lang)).lower()
+    found = [t for t in screen_only_texts(lang) if squeeze(t).lower() in text]
+    assert not found, f"{lang}: screen-only text in the PDF: {found}"
+    # the check can fail: each of these words is on the screen, in the built pages or scripts
+    assert all(len(squeeze(t)) >= 4 for t in screen_only_texts(lang))
 
 
 def test_folded_answers_print_open(lang):

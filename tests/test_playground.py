@@ -100,7 +100,10 @@ def test_run_links_are_relative_and_keep_indentation():
     source = f'    ```python exec="on" source="above" result="text"\n    --8<-- "{listing}"\n    ```\n'
     out = hook.add_run_links(source, "ch9/page.md", "en")
     assert out.startswith(source.rstrip("\n"))
-    assert f"```\n\n    [▶ Run this in your browser](../playground.md?listing={listing}){{ .pg-run-link }}\n" in out
+    assert f" [▶ Run this in your browser](../playground.md?listing={listing}){{ .pg-run-link }} " in out
+    name = listing.split("/")[-1]
+    assert f"[⬇ Download {name}](../listings/{listing}){{ .listing-download download=\"{name}\" }}\n    {{: .listing-links .screen-only }}\n" in out
+    assert f'```\n\n    <button type="button" class="listing-edit attn-button" data-listing="{listing}" hidden>✎ Edit and run here</button> [' in out
     assert f"(playground.md?listing={listing})" in hook.add_run_links(source, "index.md", "zh")
 
 

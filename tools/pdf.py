@@ -135,7 +135,8 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     page = browser.new_page(1280, 900)
     failed: list[str] = []
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
-    page.goto(base + PRINT_PAGE[lang])
+    # The print page is 2 MB with every figure: on a busy machine its load took 65 s (Playwright's default is 30)
+    page.goto(base + PRINT_PAGE[lang], timeout=300_000)
     page.wait_for_load_state("load")
     page.evaluate(EAGER)
     page.wait_for_function(READY, timeout=60_000, polling=100)

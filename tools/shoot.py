@@ -1,6 +1,11 @@
 """Screenshot pages of the built site in headless Chromium, to look at them.
 
     python tools/shoot.py /ch3/softmax/ /en/ch3/softmax/ [--dark] [--width 375] [--out test-artifacts/shots]
+    python tools/shoot.py /ch3/softmax/ --click "button.listing-edit" --click ".listing-live [data-action=run]" \
+        --wait ".listing-live[data-state=same]" --at ".listing-live"      # a listing in edit mode, run
+
+--click clicks the first match of each selector in turn, --wait waits for a selector (up to 3
+minutes: a run may load Python), --at scrolls the first match to the top before the screenshot.
 
 Serves site/ on a free localhost port and aborts every request to anywhere else.
 """
@@ -22,6 +27,9 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--full", action="store_true", help="capture the full page")
     parser.add_argument("--out", default="test-artifacts/shots")
+    parser.add_argument("--click", action="append", default=[], help="a selector to click first (repeatable)")
+    parser.add_argument("--wait", help="a selector to wait for before the screenshot")
+    parser.add_argument("--at", help="a selector to scroll to the top of the screen")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -30,6 +38,13 @@ def main() -> None:
         for path in args.paths:
             page.goto(base + path)
             page.wait_for_load_state("networkidle")
+            for selector in args.click:
+                page.locator(selector).first.click()
+            if args.wait:
+                page.wait_for_selector(args.wait, timeout=180_000)
+            if args.at:
+                page.locator(args.at).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+                page.wait_for_timeout(300)
             name = (path.strip("/").replace("/", "_") or "home") + ("-dark" if args.dark else "") + f"-{args.width}.png"
             page.screenshot(path=str(out / name), full_page=args.full)
             print(out / name)

@@ -1,8 +1,9 @@
 import numpy as np
 from attnkit.basics import matmul_by_dots
 
-words = np.array([[1.0, -0.5, -1.0],           # (3, 3) 每行一个词 [zh]
-words = np.array([[1.0, -0.5, -1.0],           # (3, 3) one row per word [en]
+# 三个词，每行一个 [zh]
+# three words, one per row [en]
+words = np.array([[1.0, -0.5, -1.0],           # (3, 3)
                   [1.0, 0.5, -1.0],
                   [-1.0, -0.8, 1.0]])
 # 两个“问题”，每个是一列：像动物吗？是个头大的活物吗？ [zh]

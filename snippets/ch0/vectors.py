@@ -2,14 +2,13 @@ import numpy as np
 from attnkit.basics import dot
 from attnkit.text import pad
 
-# 每个词三个数：有没有生命、个头大小、能不能吃（负数表示“相反”） [zh]
-# three numbers per word: alive, size, edible (negative means "the opposite") [en]
+# 每个词三个数：有没有生命、个头大小、能不能吃（负数表示“相反”）；每行一个词 [zh]
+# three numbers per word: alive, size, edible (negative means "the opposite"); one row per word [en]
 names = ["猫", "狗", "苹果"]  # [zh]
 names = ["cat", "dog", "apple"]  # [en]
 words = np.array([[1.0, -0.5, -1.0],           # (3,)
                   [1.0, 0.5, -1.0],            # (3,)
-                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) 每行一个词 [zh]
-                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3) one row per word [en]
+                  [-1.0, -0.8, 1.0]])          # (3,)  -> (3, 3)
 for name, v in zip(names, words):
     print(pad(f"{name}：", 8), v)  # [zh]
     print(pad(f"{name}:", 8), v)  # [en]

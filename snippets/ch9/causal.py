@@ -20,6 +20,5 @@ rows = {"看整句": w_all[i], "只看前面": w_past[i]}           # “它”�
 rows = {"sees all": w_all[i], "earlier only": w_past[i]}   # the row of "it" [en]
 cell = max(6, max(width(t) for t in r.tokens) + 1)
 print(pad("", 14) + "".join(pad(t, cell, ">") for t in r.tokens))
-for name, w in rows.items():                                 # 每行形状 (n,) [zh]
-for name, w in rows.items():                                 # (n,) each [en]
+for name, w in rows.items():                                 # w: (n,)
     print(pad(name, 14) + "".join(pad(f"{x:.2f}", cell, ">") for x in w))

@@ -1,6 +1,9 @@
-// The playground page: editor, Run / Stop / Share, output, heatmaps. Python runs in worker.js.
+// The playground page: editor, Run / Stop / Share, output, heatmaps. Python runs in worker.js,
+// through the tab's one Python (../widgets/python.js).
 // mount(element, root) is called by loader.js on every (instant) page load that has a
 // [data-playground] element; root is the site root URL, so the site works from a sub-path.
+
+import * as python from "../widgets/python.js";
 
 const TEXT = {
   zh: {
@@ -47,53 +50,46 @@ const LOAD_TIMEOUT_S = 90;   // Python that has not loaded by then is reported a
 // Tests shorten it with data-load-timeout="3" on the playground element (readers never have it).
 const loadTimeout = () => Number(document.querySelector("[data-playground]")?.dataset.loadTimeout) || LOAD_TIMEOUT_S;
 
-// One Python worker for the whole visit, reused when the reader comes back to the page.
+// Python is the tab's one Python (../widgets/python.js), shared with the listings' "edit and run",
+// the exercises and the training widget: loaded once per visit, whichever page loads it first.
+// This object adds what the playground shows: the start-up's progress, a time limit on it, the
+// versions, and the ids of its own runs (output of a run that Stop ended is ignored).
 const runtime = {
-  root: null, worker: null, state: "idle", versions: null, loadMs: 0, nextId: 1, listener: null, busy: false,
-  start() {
-    const worker = new Worker(new URL("assets/playground/worker.js", this.root));
-    this.worker = worker;
+  state: "idle", versions: null, loadMs: 0, nextId: 1, listener: null, timer: null,
+  tell(message) { if (this.listener) this.listener(message); },
+  ensure() {
+    if (this.state === "loading") return;
+    if (python.isReady()) { this.ready(python.info()); return; }
     this.state = "loading";
-    // Events from a worker that Stop has replaced are ignored (a killed worker may still report).
-    worker.onmessage = (event) => {
-      if (worker !== this.worker) return;
-      const m = event.data;
-      if (m.type === "ready") { this.state = "ready"; this.versions = m.versions; this.loadMs = m.ms; }
-      if (m.type === "failed") { this.state = "failed"; this.busy = false; }
-      if (m.type === "done") this.busy = false;
-      if (this.listener) this.listener(m);
-    };
-    worker.onerror = (event) => {
-      if (worker !== this.worker) return;
-      this.state = "failed";
-      this.busy = false;
-      if (this.listener) this.listener({ type: "failed", text: event.message || "worker error" });
-    };
-    worker.postMessage({ type: "init", base: this.root });
-    clearTimeout(this.timer);
+    const unwatch = python.onProgress((m) => { if (m.type === "progress") this.tell(m); });
     const seconds = loadTimeout();
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      if (worker !== this.worker || this.state !== "loading") return;
+      if (this.state !== "loading") return;
       this.state = "failed";
-      this.busy = false;
-      worker.terminate();
-      if (this.listener) this.listener({ type: "failed", timeout: seconds });
+      python.stop();
+      this.tell({ type: "failed", timeout: seconds });
     }, seconds * 1000);
+    python.warm().then((m) => { if (this.state === "loading") { this.ready(m); this.tell(m); } }, (error) => {
+      if (this.state !== "loading") return;   // timed out (reported) or already restarted
+      this.state = "failed";
+      this.tell({ type: "failed", text: error.message });
+    }).finally(() => { unwatch(); clearTimeout(this.timer); });
   },
-  ensure() { if (!this.worker || this.state === "failed") this.start(); },
+  ready(m) { this.state = "ready"; this.versions = m.versions; this.loadMs = m.ms; },
   run(code, lang) {
+    if (this.state === "failed") this.state = "idle";
     this.ensure();
-    this.busy = true;
     const id = this.nextId++;
-    this.worker.postMessage({ type: "run", id, code, lang });
+    python.run(code, (m) => this.tell({ ...m, id }), { lang }).catch((error) => {
+      if (error.message !== "stopped" && this.state !== "failed") this.tell({ type: "failed", text: error.message });
+    });
     return id;
   },
   stop() {
-    const old = this.worker;
-    this.worker = null;
-    if (old) { old.onmessage = null; old.onerror = null; old.terminate(); }
-    this.busy = false;
-    this.start();
+    python.stop();
+    this.state = "idle";
+    this.ensure();      // Python for the next run: the spare one (ready at once) or a new one
   },
 };
 
@@ -162,10 +158,9 @@ function ensureStylesheet(root) {
 export async function mount(el, root) {
   if (el.dataset.mounted) return;
   el.dataset.mounted = "1";
-  runtime.root = root;
   await ensureStylesheet(root);
   // Back on the page while code from an earlier visit still runs (an endless loop?): stop it.
-  if (runtime.busy) runtime.stop();
+  if (python.busy()) runtime.stop();
   const lang = document.documentElement.lang === "zh" ? "zh" : "en";
   const t = TEXT[lang];
   const mod = /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘" : "Ctrl";
@@ -268,6 +263,7 @@ export async function mount(el, root) {
       setStatus(m.ok ? t.done(m.ms) : t.error, m.ok ? "ready" : "error");
     }
   };
+  if (runtime.state !== "loading" && python.isReady()) runtime.ready(python.info());
   if (runtime.state === "ready") {
     el.dataset.python = "ready";
     el.dataset.numpy = runtime.versions.numpy;

@@ -9,6 +9,7 @@
 // ("attn-exercise:<id>"), the reader's draft too ("attn-exercise-draft:<id>"); nothing leaves the
 // browser. Tests: tests/test_exercises.py.
 import { el, fill, lang, liveRegion, loadData, uid } from "./common.js";
+import { codeArea } from "./code-area.js";
 import * as python from "./python.js";
 
 export function stored(key) {
@@ -34,13 +35,12 @@ export async function mount(root) {
 
   const editorId = uid("ex-code");
   const helpId = uid("ex-help");
-  const code = el("textarea", {
-    id: editorId, class: "ex-code", spellcheck: "false", autocapitalize: "off", autocomplete: "off",
-    autocorrect: "off", wrap: "off", "aria-describedby": helpId,
+  // the editor (code-area.js): Tab indents; Esc then Tab leaves; Ctrl/Cmd+Enter checks
+  const code = codeArea({ id: editorId, "aria-describedby": helpId }, {
+    value: stored(draftKey) ?? ex.starter,
+    onRun: () => check(),
+    onInput: (text) => store(draftKey, text === ex.starter ? null : text),
   });
-  code.value = stored(draftKey) ?? ex.starter;
-  const fit = () => { code.rows = Math.max(6, code.value.split("\n").length + 1); };
-  fit();
 
   const checkButton = el("button", { type: "button", class: "attn-button attn-button--primary", "data-action": "check" }, L.check);
   const resetButton = el("button", { type: "button", class: "attn-button", "data-action": "reset" }, L.reset);
@@ -65,23 +65,6 @@ export async function mount(root) {
       el("ul", {}, ex.hints.map((h) => el("li", {}, el("em", {}, h.about), lang() === "zh" ? "：" : ": ", h.hint)))),
     el("details", { class: "ex-solution" }, el("summary", {}, L.solution), el("pre", {}, el("code", { tabindex: 0 }, ex.solution))),
     live);
-
-  // ---- the editor: Tab indents; Esc then Tab leaves; Ctrl/Cmd+Enter checks ------------------
-  let escaped = false;
-  code.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") { escaped = true; return; }
-    if ((event.ctrlKey || event.metaKey) && event.key === "Enter") { event.preventDefault(); check(); return; }
-    if (event.key === "Tab" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !escaped) {
-      event.preventDefault();
-      const { selectionStart: a, selectionEnd: b, value } = code;
-      code.value = value.slice(0, a) + "    " + value.slice(b);
-      code.selectionStart = code.selectionEnd = a + 4;
-      code.dispatchEvent(new Event("input"));
-      return;
-    }
-    escaped = false;
-  });
-  code.addEventListener("input", () => { fit(); store(draftKey, code.value === ex.starter ? null : code.value); });
 
   // ---- checking ---------------------------------------------------------------------------
   let running = false;
@@ -164,9 +147,8 @@ export async function mount(root) {
   }
 
   function reset() {
-    code.value = ex.starter;
+    code.setText(ex.starter);
     store(draftKey, null);
-    fit();
     result.hidden = true;
     printedBox.hidden = true;
     setStatus("idle", L.idle);

@@ -58,7 +58,16 @@ function mountAll() {
   for (const element of document.querySelectorAll("[data-widget]:not([data-mounted])")) {
     mountOne(element);
   }
+  // Each listing's "edit and run" button (bookbuild/playground.py writes it hidden: it needs this
+  // script). Its module, ./listing.js, loads on the first press; Python on the first run.
+  for (const button of document.querySelectorAll("button.listing-edit[hidden]")) button.hidden = false;
 }
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("button.listing-edit");
+  if (!button) return;
+  import("./listing.js").then((module) => module.open(button)).catch((error) => console.error(error));
+});
 
 if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
   window.document$.subscribe(mountAll);

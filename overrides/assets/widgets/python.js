@@ -1,9 +1,13 @@
-// One Python for the widgets that run it: Pyodide + NumPy + the site's attnkit in the playground's
-// Web Worker (../playground/worker.js), started on the first run and kept by this module, which
-// Material's instant navigation keeps alive: Python loads once per visit, not once per page.
+// One Python per browser tab: Pyodide + NumPy + the site's attnkit in the playground's Web Worker
+// (../playground/worker.js), started on the first run and kept by this module. Every user of Python
+// imports this one file (the widgets, the listings' "edit and run", the playground page, the
+// training widget), and a module is evaluated once per document: Material's instant navigation
+// swaps the page content but keeps the document, so Python loads once per visit, not once per page.
 //
 //   import * as python from "./python.js";
 //   const done = await python.run(code, (message) => ...);   // every message of this run; resolves at "done"
+//   python.run(code, onMessage, { lang: "zh" });             // the playground's own messages in Chinese
+//   await python.warm();                                     // start loading now (the reader shows interest)
 //   python.stop();                                           // ends a runaway run at once
 //
 // Messages are the worker's: {type: "stdout"|"stderr", text}, {type: "error", data: {text, name}},
@@ -24,11 +28,12 @@ const pending = new Map();           // run id -> {onMessage, resolve, reject}
 const watchers = new Set();          // start-up listeners
 
 function start() {
-  const slot = { worker: new Worker(new URL("assets/playground/worker.js", ROOT)), ready: null, loaded: false };
+  const slot = { worker: new Worker(new URL("assets/playground/worker.js", ROOT)), ready: null, loaded: false, info: null };
   slot.ready = new Promise((resolve, reject) => {
+    slot.fail = reject;               // stop() while it loads: the runs waiting for it end too
     slot.worker.onmessage = (event) => {
       const message = event.data;
-      if (message.type === "ready") slot.loaded = true;
+      if (message.type === "ready") { slot.loaded = true; slot.info = message; }
       if (message.type === "ready" || message.type === "progress") {
         if (message.type === "ready") resolve(message);
         if (slot === current) watchers.forEach((w) => w(message));
@@ -56,6 +61,23 @@ export function isReady() {
   return Boolean(current ? current.loaded : spare && spare.loaded);
 }
 
+/** The "ready" message of the Python the next run will use ({versions, ms}), or null while it loads. */
+export function info() {
+  const slot = current || spare;
+  return slot ? slot.info : null;
+}
+
+/** True while a run has not finished (a page the reader comes back to may stop it). */
+export function busy() {
+  return pending.size > 0;
+}
+
+/** Start loading Python now, if it is not loading yet; resolves when it is ready. */
+export function warm() {
+  if (!current) { current = spare || start(); spare = null; }
+  return current.ready;
+}
+
 /** Listen to the start-up ({type: "progress"}, {type: "ready"}); returns a function that stops listening. */
 export function onProgress(watcher) {
   watchers.add(watcher);
@@ -64,23 +86,24 @@ export function onProgress(watcher) {
 
 /** Run ``code`` in the shared Python; ``onMessage`` gets each message of this run. Resolves with
  *  the "done" message; rejects if Python cannot start or the run is stopped. */
-export async function run(code, onMessage = () => {}) {
+export async function run(code, onMessage = () => {}, { lang } = {}) {
   if (!current) { current = spare || start(); spare = null; }
   const slot = current;
   await slot.ready;
+  if (slot !== current) throw new Error("stopped");   // stopped while it loaded
   runs += 1;
   const id = `py:${runs}`;
   const longRun = setTimeout(() => { if (pending.has(id) && !spare) spare = start(); }, SPARE_AFTER_MS);
   return new Promise((resolve, reject) => {
     pending.set(id, { onMessage, resolve: (m) => { clearTimeout(longRun); resolve(m); },
                       reject: (e) => { clearTimeout(longRun); reject(e); } });
-    slot.worker.postMessage({ type: "run", id, code });
+    slot.worker.postMessage({ type: "run", id, code, lang });
   });
 }
 
 /** End the running code at once; the spare Python (if one has started) takes its place. */
 export function stop() {
-  if (current) current.worker.terminate();
+  if (current) { current.worker.terminate(); if (!current.loaded) current.fail(new Error("stopped")); }
   current = spare;
   spare = null;
   for (const run of pending.values()) run.reject(new Error("stopped"));

@@ -1,22 +1,20 @@
 // Widget: train-gpt. Trains the tiny GPT of chapter 8 live, in the reader's browser.
 // <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>
 //
-// Python runs in the playground's Web Worker (overrides/assets/playground/worker.js: Pyodide,
-// NumPy and the site's own attnkit), through its interface: {type: "init", base}, then
-// {type: "run", id, code}. The code it runs, every label and every number it compares with come
+// Python is the tab's one Python (./python.js: the playground's Web Worker with Pyodide, NumPy
+// and the site's own attnkit), shared with the listings, the exercises and the playground. The code it runs, every label and every number it compares with come
 // from data/widgets/train-gpt.json (docs/hooks/widgets.py); the training itself is
 // attnkit.live_training.live_reset / live_run, the same Trainer the build uses, so the same seed gives
 // the same losses. This file only draws. Tests: tests/test_train_gpt.py.
 import { el, fill, liveRegion, loadData, svg, uid } from "./common.js";
-
-const ROOT = new URL("../../", import.meta.url).href;   // the site root (works from a sub-path)
+import * as python from "./python.js";
 
 export async function mount(root) {
   const data = await loadData("train-gpt");
   const L = data.labels;
   const n = data.letters.length;
   const state = {
-    worker: null, ready: false, running: false, busy: false, generation: 0, runs: 0,
+    started: false, ready: false, running: false, busy: false, generation: 0, runs: 0,
     seed: data.seed, lr: data.lr, step: 0, losses: [], weights: data.before, error: null,
   };
 
@@ -56,21 +54,27 @@ export async function mount(root) {
 
   // ---- the worker ---------------------------------------------------------------------------
   function ensureWorker() {
-    if (state.worker) return;
-    const worker = new Worker(new URL("assets/playground/worker.js", ROOT));
-    state.worker = worker;
-    worker.onmessage = (event) => onMessage(event.data);
-    worker.onerror = (event) => fail(L.failed, event.message || "worker error");
-    worker.postMessage({ type: "init", base: ROOT });
-    setStatus("loading", L.loading, true);         // the load takes seconds: say so, and say when it ends
-    root.setAttribute("aria-busy", "true");
+    if (state.started) return;
+    state.started = true;
+    if (!python.isReady()) {
+      setStatus("loading", L.loading, true);       // the load takes seconds: say so, and say when it ends
+      root.setAttribute("aria-busy", "true");
+    }
+    python.warm().then((m) => onMessage(m), (error) => onMessage({ type: "failed", text: error.message }));
   }
 
+  // Each run's messages carry this widget's own id ("generation:run"): the output of a run that a
+  // reset made old is told apart from the current one.
   function send(kind, vars) {
     state.busy = true;
     state.runs += 1;
     const id = `${state.generation}:${state.runs}`;
-    state.worker.postMessage({ type: "run", id, code: fill(data.code[kind], vars) });
+    python.run(fill(data.code[kind], vars), (m) => onMessage({ ...m, id })).catch((error) => {
+      state.busy = false;
+      state.started = false;
+      state.ready = false;
+      fail(L.failed, error.message);                 // stopped elsewhere, or Python failed: "Try again" starts it again
+    });
   }
 
   function sendReset() {
@@ -86,8 +90,7 @@ export async function mount(root) {
       return;
     }
     if (message.type === "failed") {
-      state.worker.terminate();                      // "Try again" starts a new worker
-      state.worker = null;
+      state.started = false;                         // "Try again" asks python.js again (it starts a new worker)
       state.ready = false;
       return fail(L.failed, message.text);
     }
@@ -112,6 +115,7 @@ export async function mount(root) {
   }
 
   function next() {
+    if (!root.isConnected) { state.running = false; return; }   // the reader left the page: free the tab's Python
     if (state.error || !state.ready || state.busy) return;
     if (state.running && state.step < data.steps) {
       send("run", { k: Math.min(data.chunk, data.steps - state.step) });
@@ -135,7 +139,7 @@ export async function mount(root) {
   function start() {
     state.running = true;
     buttons();
-    if (!state.worker) return ensureWorker();      // "ready" sends the reset, whose "done" starts the steps
+    if (!state.started) return ensureWorker();      // "ready" sends the reset, whose "done" starts the steps
     setStatus("running", runningText(), true);
     next();
   }
