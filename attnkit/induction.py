@@ -51,6 +51,7 @@ __all__ = [
     "prefix_matching_score",
     "head_scores",
     "loss_by_position",
+    "band_rule_loss",
     "induction_rule",
     "train_induction",
     "trained_run",
@@ -263,6 +264,32 @@ def induction_rule(tokens):
     return guess
 
 
+def band_rule_loss(tokens, targets, repeated, min_len, max_len):
+    """The loss of a rule that knows the answer is one of the letters L - 1 places back, for some
+    L in [min_len, max_len], but not which: it spreads its probability evenly over those
+    positions (a letter found at two of them gets twice the share). Mean over the repeated rows.
+
+    tokens, targets, repeated : (batch, n) as :func:`repeat_batch` gives them.
+
+    >>> band_rule_loss([[0, 1, 0, 1]], [[1, 0, 1, 0]], [[0, 0, 1, 1]], 2, 2)   # L = 2: always right
+    0.0
+    """
+    tokens = as_token_ids("tokens", tokens, np.iinfo(np.int64).max, ndim=2)
+    targets = np.asarray(targets)
+    rows = np.asarray(repeated, dtype=bool)
+    if targets.shape != tokens.shape or rows.shape != tokens.shape:
+        raise ValueError(f"targets and repeated must have the shape of tokens {tokens.shape}, "
+                         f"got {targets.shape} and {rows.shape}")
+    if not rows.any():
+        raise ValueError("repeated must mark at least one row (all are False)")
+    losses = []
+    for b, i in zip(*np.nonzero(rows)):
+        back = [i + 1 - L for L in range(min_len, max_len + 1) if i + 1 - L >= 0]   # candidate positions
+        share = np.mean([tokens[b, j] == targets[b, i] for j in back])
+        losses.append(-math.log(share) if share > 0 else math.inf)
+    return float(np.mean(losses))
+
+
 def loss_by_position(logits, targets):
     """Mean cross-entropy at each position over the batch: (n,). logits (batch, n, V), targets (batch, n)."""
     logits = as_float_array("logits", logits, min_ndim=3, layout="(batch, n, vocab_size)")
@@ -460,6 +487,9 @@ def _report_of(key):
         "by_position": loss_by_position(logits, targets),
         "by_position_start": loss_by_position(tinygpt.forward(run["params"][0], tokens)[0], targets),
         "guess": math.log(config.get("vocab_size", INDUCTION["vocab_size"])),
+        "band": band_rule_loss(tokens, targets, repeated, config["min_len"], config["max_len"]),
+        "rule": float((np.stack([induction_rule(t) for t in tokens]) == targets)[repeated].mean()),
+        "tokens_seen": config["steps"] * config["batch"] * config["n_ctx"],
     }
 
 

@@ -28,13 +28,13 @@ def phase_change(lang):
     ax = axes[0]
     ax.plot(steps, [c["repeated"] for c in r["curve"]], color=ACCENT, linewidth=2,
             label=tr(lang, "重复部分（可以猜）", "the repeated part (predictable)"))
-    ax.plot(steps, [c["rest"] for c in r["curve"]], color=MUTED, linewidth=1.5,
-            label=tr(lang, "其余位置（随机，猜不了）", "the rest (random, unpredictable)"))
+    ax.axhline(r["band"], color=TEAL, linestyle="--", linewidth=1.2,
+               label=tr(lang, "“在可能的那几格里平均猜”的损失", "guessing evenly among the possible places"))
     ax.axhline(r["guess"], color=MUTED, linestyle=":", linewidth=1)
     v = induction.INDUCTION["vocab_size"]
     ax.text(steps[-1], r["guess"] + 0.08, tr(lang, f"瞎猜：ln {v} ≈ {r['guess']:.2f}", f"guessing: ln {v} ≈ {r['guess']:.2f}"),
             ha="right", va="bottom", color=MUTED, fontsize=9)
-    ax.set_ylabel(tr(lang, "新序列上的损失", "loss on new sequences"))
+    ax.set_ylabel(tr(lang, "重复部分的损失", "loss, repeated part"))
     ax.legend(loc="lower left", fontsize=9)
     ax.set_ylim(0, None)
     layers, heads = r["previous"].shape[1:]

@@ -9,6 +9,7 @@
 //   <div class="attn-widget screen-only" data-widget="positions" data-a="3" data-b="7" data-dim="0"></div>
 //   <div class="attn-widget screen-only" data-widget="your-sentence"></div>
 //   <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>   (chapter 8.5: trains in Pyodide)
+//   <div class="attn-widget screen-only" data-widget="induction-replay"></div>   (chapter 11: replays the build's checkpoints)
 //   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
 //   list of them (docs/hooks/exercise_pages.py writes the widget and its printed form)
 //
@@ -31,7 +32,7 @@
 import { dataUrl, lang, t } from "./common.js";
 
 const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
-  "exercise", "exercise-progress"]);
+  "exercise", "exercise-progress", "induction-replay"]);
 
 async function mountOne(element) {
   const name = element.dataset.widget;
