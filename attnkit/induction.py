@@ -306,7 +306,7 @@ def loss_by_position(logits, targets):
 # training, with checkpoints
 # --------------------------------------------------------------------------
 
-INDUCTION = {"steps": 2000, "lr": 0.01, "seed": 0, "batch": 32, "vocab_size": 16, "n_ctx": 19,
+INDUCTION = {"steps": 1000, "lr": 0.01, "seed": 0, "batch": 32, "vocab_size": 16, "n_ctx": 19,
              "min_len": 6, "max_len": 10, "d_model": 16, "n_heads": 2, "n_layers": 2, "every": 50,
              "held_out": 256}
 """The configuration chapter 11 trains: its figures, numbers and replay read it from here."""
