@@ -220,7 +220,8 @@ _MEMO = Store("memo", ".pickle")
 # shared, whichever process measured first (a figure worker or the build) would decide the
 # number that 9.4's page prints.
 MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
-            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
+            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs",
+            "attnkit.induction.train_induction", "attnkit.induction.report")
 
 
 def _arguments(fn, args: tuple, kwargs: dict):

@@ -24,7 +24,7 @@ from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from .bookcache import Store, attnkit_digest, environment, key, sources  # bookbuild/bookcache.py
+from .bookcache import Store, attnkit_digest, environment, key, memoize, sources  # bookbuild/bookcache.py
 from .exercise_pages import EXERCISES, embedded_in, exercises_data, reading_order  # bookbuild/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
@@ -295,11 +295,6 @@ def rope_data(lang: str) -> dict:
     }
 
 
-BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
-            "train-gpt": train_gpt_data, "exercises": exercises_data,
-            "rope": rope_data}
-
-
 # ---- chapter 10.1: the KV-cache calculator (overrides/assets/widgets/kv-calculator.js) ----
 # The widget multiplies, and only that: numbers per token per layer (attnkit) x bytes per number
 # x tokens kept per layer (full layers keep the context, sliding ones at most their window).
@@ -370,7 +365,66 @@ def kv_calculator_data(lang: str) -> dict:
             "dtypes": [{"id": k, "bytes": v} for k, v in DTYPE_BYTES.items()], "labels": labels}
 
 
-BUILDERS["kv-calculator"] = kv_calculator_data
+# ---- chapter 11: replay the build's checkpoints (overrides/assets/widgets/induction-replay.js) ----
+REPLAY_LABELS = {
+    "zh": {
+        "replay": "这里没有在你的浏览器里训练：滑块回放的是本书构建时保存下来的检查点（每隔几十步存一次）。",
+        "slider": "训练步数", "step": "第 {step} / {steps} 步，重复部分的损失 {loss}",
+        "loss": "损失", "axisStep": "训练步数", "curve": "新序列上重复部分的损失",
+        "guess": "瞎猜的损失：ln {v} ≈ {loss}",
+        "head": "头", "previous": "前一个 token 分数", "prefix": "前缀匹配分数",
+        "query": "查询", "key": "键",
+        "mapsTitle": "四个头在新序列 {example} 上的注意力（第 {step} 步）",
+        "mapsLegend": "每张图里，一行是一个正在猜下一个 token 的位置（查询），一列是它看的位置（键），格子越深，权重越大。"
+                      "虚线以下的行在第二遍里，它们要猜的 token 在第一遍里出现过。",
+    },
+    "en": {
+        "replay": "Nothing trains in your browser here: the slider replays checkpoints the book's build saved (one every few dozen steps).",
+        "slider": "Training step", "step": "Step {step} of {steps}, loss on the repeated part {loss}",
+        "loss": "loss", "axisStep": "training step", "curve": "loss of the repeated part, on new sequences",
+        "guess": "the loss of guessing: ln {v} \u2248 {loss}",
+        "head": "head", "previous": "previous-token score", "prefix": "prefix-matching score",
+        "query": "query", "key": "key",
+        "mapsTitle": "The four heads' attention on the new sequence {example} (step {step})",
+        "mapsLegend": "In each map a row is a position guessing the next token (the query) and a column is a position it looks at (the key); the darker the cell, the more weight. "
+                      "Rows below the dotted line are in the second copy: the token they guess appeared in the first.",
+    },
+}
+
+
+def induction_replay_data(lang: str) -> dict:
+    """Chapter 11's replay: per saved step the held-out loss of the repeated part, both scores
+    of every head, and every head's attention on one new sequence (lower triangle, in percent)."""
+    from attnkit import induction
+
+    memoize(("attnkit.induction.train_induction", "attnkit.induction.report"))   # shared with the figures
+    r = induction.report()
+    run = induction.trained_run()
+    tokens = induction.example_sequence()                                             # (1, n)
+    n = tokens.shape[1]
+    rows, cols = np.tril_indices(n)
+    maps = []
+    for params in run["params"]:
+        w = induction.attention_maps(params, tokens)                                # (layers, H, n, n)
+        maps.append([[int(x) for x in np.rint(100 * head[rows, cols])] for layer in w for head in layer])
+    layers, heads = r["previous"].shape[1:]
+    names = [(f"第 {l + 1} 层 · 头 {h + 1}" if lang == "zh" else f"layer {l + 1} · head {h + 1}")
+             for l in range(layers) for h in range(heads)]
+    _, _, repeated = induction.held_out()
+    longest = int(repeated.sum(axis=1).max())                      # L - 1 rows in the second copy
+    return {
+        "steps": r["steps"], "repeated": [round(c["repeated"], 4) for c in r["curve"]],
+        "guess": r["guess"], "vocab": induction.INDUCTION["vocab_size"],
+        "previous": np.round(r["previous"].reshape(len(r["steps"]), -1), 3).tolist(),
+        "prefix": np.round(r["prefix"].reshape(len(r["steps"]), -1), 3).tolist(),
+        "letters": list(spell(tokens[0])), "split": n - longest, "heads": names, "maps": maps,
+        "labels": REPLAY_LABELS[lang],
+    }
+
+
+BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
+            "train-gpt": train_gpt_data, "exercises": exercises_data,
+            "rope": rope_data, "kv-calculator": kv_calculator_data, "induction-replay": induction_replay_data}
 
 
 def _inputs_beyond_attnkit(name: str, lang: str):

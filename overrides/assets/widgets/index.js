@@ -11,6 +11,7 @@
 //   <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>   (chapter 8.5: trains in Pyodide)
 //   <div class="attn-widget screen-only" data-widget="rope" data-i="5" data-j="2"></div>   (chapter 10.3: RoPE's turning pairs)
 //   <div class="attn-widget screen-only" data-widget="kv-calculator" data-model="llama-3-8b" data-context="131072"></div>   (10.1)
+//   <div class="attn-widget screen-only" data-widget="induction-replay"></div>   (chapter 11: replays the build's checkpoints)
 //   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
 //   list of them (docs/hooks/exercise_pages.py writes the widget and its printed form)
 //
@@ -33,7 +34,6 @@
 import { dataUrl, lang, t } from "./common.js";
 
 const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
-  "exercise", "exercise-progress", "rope", "kv-calculator"]);
 
 async function mountOne(element) {
   const name = element.dataset.widget;
