@@ -13,7 +13,7 @@
 //   <div class="attn-widget screen-only" data-widget="kv-calculator" data-model="llama-3-8b" data-context="131072"></div>   (10.1)
 //   <div class="attn-widget screen-only" data-widget="induction-replay"></div>   (chapter 11: replays the build's checkpoints)
 //   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
-//   list of them (docs/hooks/exercise_pages.py writes the widget and its printed form)
+//   list of them (bookbuild/exercise_pages.py writes the widget and its printed form)
 //
 //   <div class="print-only" markdown>
 //
@@ -27,13 +27,14 @@
 // Sentence ids: the tour's cat-ball-fun, cat-ball-hungry, apple-fruit, apple-launch (both
 // languages), plus attnkit.toy.SENTENCES of the page's language (e.g. animal-street-tired in
 // English). four-steps examples: cat-ball-fun, apple-fruit; data-step 0-3 opens at that step.
-// Data: docs/hooks/widgets.py. Tests: tests/test_widgets.py.
+// Data: bookbuild/widgets.py. Tests: tests/test_widgets.py.
 // Every <div data-widget="name"> on a page gets the module ./name.js, which exports
 // mount(element, context). Material's instant navigation swaps the page content without
 // reloading scripts, so we mount again on every page it emits through `document$`.
 import { dataUrl, lang, t } from "./common.js";
 
 const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
+  "exercise", "exercise-progress", "rope", "kv-calculator", "induction-replay"]);
 
 async function mountOne(element) {
   const name = element.dataset.widget;
