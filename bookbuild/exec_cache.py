@@ -35,6 +35,7 @@ from mkdocs.plugins import event_priority
 from pathlib import Path
 
 from . import lab_kernels
+from .patches import patch
 from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, MEMOIZED, Store, _version, attnkit_digest, attnkit_files,
                        environment, imported_figure_modules, key, memoize, sources)
 
@@ -43,19 +44,9 @@ LISTINGS = Store("listings", ".txt")
 # a listing fence and the snippet it includes (the form bookbuild/playground.py documents)
 LISTING = re.compile(r'^[ \t]*`{3,}python exec="on"[^\n]*\n[ \t]*--8<--\s+"(?P<path>[^"]+\.py)"', re.M)
 
+RUN_PYTHON = "markdown_exec._internal.formatters.python:_run_python"
+
 _state = {"lang": "zh", "page": None, "snippets": [], "index": 0, "hits": 0, "runs": 0}
-
-
-def _python_formatter():
-    try:
-        from markdown_exec._internal.formatters import python as formatter
-    except ImportError as error:  # pragma: no cover - a markdown-exec we do not know
-        raise PluginError(f"exec_cache: markdown-exec's Python formatter moved ({error}); "
-                          "update bookbuild/exec_cache.py for this markdown-exec version") from None
-    if not hasattr(formatter, "_run_python"):
-        raise PluginError("exec_cache: markdown-exec has no _run_python; "
-                          "update bookbuild/exec_cache.py for this markdown-exec version")
-    return formatter
 
 
 def _where() -> str:
@@ -90,7 +81,6 @@ def _cached_run(original):
         LISTINGS.put(k, output.encode("utf-8"))
         return output
 
-    run.__wrapped__ = original
     return run
 
 
@@ -135,9 +125,11 @@ def lab_figures_digest(docs_dir) -> str:
 def on_config(config):
     lang = config.theme["language"]
     _state.update(lang=lang, hits=0, runs=0)
-    formatter = _python_formatter()
-    if not hasattr(formatter._run_python, "__wrapped__"):
-        formatter._run_python = _cached_run(formatter._run_python)
+    # markdown-exec's private _run_python, wrapped only while it is the code recorded in
+    # bookbuild/patches.py (another version runs uncached, its errors unnamed, until checked)
+    if not patch(RUN_PYTHON, _cached_run):
+        log.info("exec_cache: markdown-exec's _run_python is not the code bookbuild/patches.py records: "
+                    "listings run uncached (tests/test_build.py::test_patched_internals_are_the_code_they_were_written_from)")
     memoize(MEMOIZED)   # the listings share the figure workers' training runs and measurements
     if "mkdocs-jupyter" in config.plugins:
         nbconvert = lab_kernels.configure()

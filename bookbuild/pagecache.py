@@ -33,6 +33,7 @@ import logging
 from pathlib import Path
 
 from .bookcache import CACHE, Store, _version, key
+from .patches import patch
 
 log = logging.getLogger("mkdocs.hooks.pagecache")
 SEARCH = Store("search", ".json")
@@ -79,45 +80,6 @@ def _cached_entries(original):
     return add_entry_from_context
 
 
-# The internals of MkDocs and Material this file wraps, each with the digest of the source it was
-# written from (:func:`_source_digest`). Another version is left unwrapped, so every page is built
-# as MkDocs builds it, uncached, until this file is checked against it and its digest added here;
-# meanwhile tests/test_build.py::test_patched_internals_are_the_code_they_were_written_from
-# fails, so an upgrade cannot switch the caches off unnoticed.
-PATCHED = {
-    "material.plugins.search.plugin:SearchIndex.add_entry_from_context": {"4ca78ac4321f7704"},
-    "material.plugins.search.plugin:SearchPlugin.on_page_context": {"33eb62fd1688be4d"},
-    "mkdocs.theme:Theme.get_env": {"9c26120fb96f9204"},
-    "mkdocs.commands.build:_build_page": {"adcdbd14b2361126"},
-    "mkdocs.commands.build:_populate_page": {"31a70ea4caef1e12"},
-}
-
-
-def _owner_and_name(target: str):
-    """``"module:Class.attr"`` -> (the module or class that holds it, the attribute's name)."""
-    import importlib
-
-    module, _, path = target.partition(":")
-    owner = importlib.import_module(module)
-    *classes, name = path.split(".")
-    for cls in classes:
-        owner = getattr(owner, cls)
-    return owner, name
-
-
-def installed(target: str):
-    """The function ``target`` names, as the installed package defines it (unwrapped)."""
-    owner, name = _owner_and_name(target)
-    function = getattr(owner, name)
-    return getattr(function, "__wrapped__", function)
-
-
-def _patch(target: str, wrapper) -> None:
-    owner, name = _owner_and_name(target)
-    if not hasattr(getattr(owner, name), "__wrapped__") and _source_digest(installed(target)) in PATCHED[target]:
-        setattr(owner, name, wrapper(getattr(owner, name)))
-
-
 def check_page_handlers(config) -> None:
     """Fail the build when a page event has a handler this file does not know: the converted-page
     cache would otherwise switch itself off for every page, silently."""
@@ -134,11 +96,11 @@ def check_page_handlers(config) -> None:
 
 def on_config(config):
     check_page_handlers(config)
-    _patch("material.plugins.search.plugin:SearchIndex.add_entry_from_context", _cached_entries)
-    _patch("material.plugins.search.plugin:SearchPlugin.on_page_context", _quick_page_context)
-    _patch("mkdocs.theme:Theme.get_env", _with_bytecode_cache)
-    _patch("mkdocs.commands.build:_build_page", _cached_build_page)
-    _patch("mkdocs.commands.build:_populate_page", _cached_populate_page)
+    patch("material.plugins.search.plugin:SearchIndex.add_entry_from_context", _cached_entries)
+    patch("material.plugins.search.plugin:SearchPlugin.on_page_context", _quick_page_context)
+    patch("mkdocs.theme:Theme.get_env", _with_bytecode_cache)
+    patch("mkdocs.commands.build:_build_page", _cached_build_page)
+    patch("mkdocs.commands.build:_populate_page", _cached_populate_page)
     _converted_stats.update(hits=0, misses=0, skipped=0)
     _per_build.clear()
     _book_inputs.cache_clear()
@@ -154,7 +116,7 @@ def on_config(config):
 # with a pattern that begins with ``\s?``, tried at every character of the book's 3 MB of pages
 # (40 ms of CPU per build): on a page where the attribute does not occur that removal changes
 # nothing, so the wrapper skips it there and runs the plugin's own method everywhere else. Only
-# for the Material code it was written from (PATCHED).
+# for the Material code it was written from (bookbuild/patches.py).
 DATA_SEARCH = re.compile(r'data-search-\w+="[^"]+"')   # what the plugin's pattern needs, literal first
 
 
@@ -406,17 +368,7 @@ class _warnings:
 
 
 # _cached_build_page repeats MkDocs' _build_page around the cache: only for the MkDocs code it
-# was written from (mkdocs 1.6.1, PATCHED)
-
-
-def _source_digest(function) -> str:
-    import hashlib
-    import inspect
-
-    try:
-        return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
-    except (OSError, TypeError):
-        return "?"
+# was written from (mkdocs 1.6.1, bookbuild/patches.py)
 
 
 def _cached_build_page(original):

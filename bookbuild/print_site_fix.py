@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-import mkdocs_print_site_plugin.urls
+from .patches import patch
 
 
 # The tags whose ids the print page renames (print-site's list), each with its id attribute.
@@ -28,23 +28,7 @@ def update_anchor_ids(page_html: str, page_key: str) -> str:
     return ANCHOR_TAG.sub(lambda m: f'<{m[1]}{m[2]}{page_key}-{m[3]}"', page_html)
 
 
-# Only over the print-site code it was written from (its digest, as pagecache.PATCHED keeps them):
-# another version keeps its own function (slow, never wrong) until this one is checked against it
-# and the digest added here; tests/test_build.py::test_patched_internals_are_the_code_they_were_written_from
-# fails meanwhile.
-PRINT_SITE_SOURCES = {"0aee9101114eb8e4"}
-update_anchor_ids.replaces = getattr(mkdocs_print_site_plugin.urls.update_anchor_ids, "replaces",
-                                     mkdocs_print_site_plugin.urls.update_anchor_ids)   # print-site's own
-
-
-def replaced_source_digest() -> str:
-    """The digest of the installed print-site's own update_anchor_ids."""
-    from .pagecache import _source_digest
-
-    return _source_digest(update_anchor_ids.replaces)
-
-
 def install() -> None:
-    """Put :func:`update_anchor_ids` in print-site's place, if print-site's is the known code."""
-    if replaced_source_digest() in PRINT_SITE_SOURCES:
-        mkdocs_print_site_plugin.urls.update_anchor_ids = update_anchor_ids
+    """Put :func:`update_anchor_ids` in print-site's place, if print-site's is the code recorded in
+    bookbuild/patches.py (another version keeps its own function: slow, never wrong)."""
+    patch("mkdocs_print_site_plugin.urls:update_anchor_ids", lambda original: update_anchor_ids)

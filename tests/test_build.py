@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -274,19 +275,32 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
 
 
 def test_patched_internals_are_the_code_they_were_written_from():
-    """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search
-    (PATCHED) and print_site_fix replaces print-site's update_anchor_ids: each only for the source it
-    was written from. A new MkDocs, Material or print-site must be checked first (until then the
-    caches are off, never wrong): this fails when an installed package changed one of them."""
-    pagecache = import_module("bookbuild.pagecache")
-    print_site_fix = import_module("bookbuild.print_site_fix")
-    changed = [target for target, digests in pagecache.PATCHED.items()
-               if pagecache._source_digest(pagecache.installed(target)) not in digests]
-    assert not changed, (f"{changed} changed: compare each with its wrapper in bookbuild/pagecache.py, "
+    """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search,
+    exec_cache markdown-exec's _run_python, and print_site_fix replaces print-site's
+    update_anchor_ids: each only for the source it was written from (bookbuild/patches.py). A new
+    MkDocs, Material, markdown-exec or print-site must be checked first (until then the caches
+    are off, never wrong): this fails when an installed package changed one of them."""
+    patches = import_module("bookbuild.patches")
+    changed = [target for target in patches.PATCHED if not patches.known(target)]
+    assert not changed, (f"{changed} changed: compare each with its wrapper (bookbuild/patches.py names the file), "
                          "then add its digest to PATCHED")
-    assert print_site_fix.replaced_source_digest() in print_site_fix.PRINT_SITE_SOURCES, (
-        "mkdocs_print_site_plugin.urls.update_anchor_ids changed: compare it with bookbuild/print_site_fix.py's "
-        "update_anchor_ids (its test: tests/test_pdf.py), then add its digest to PRINT_SITE_SOURCES")
+
+
+def test_a_patch_of_unknown_code_is_left_out(monkeypatch):
+    """The tripwire itself: a function whose source is not the recorded one is not wrapped."""
+    patches = import_module("bookbuild.patches")
+    module = types.ModuleType("patched_here")
+
+    def f():
+        return "own"
+
+    module.f = f
+    monkeypatch.setitem(sys.modules, "patched_here", module)
+    monkeypatch.setitem(patches.PATCHED, "patched_here:f", {"0000000000000000"})
+    assert not patches.patch("patched_here:f", lambda original: lambda: "wrapped") and module.f() == "own"
+    monkeypatch.setitem(patches.PATCHED, "patched_here:f", {patches.source_digest(f)})
+    assert patches.patch("patched_here:f", lambda original: lambda: "wrapped") and module.f() == "wrapped"
+    assert patches.installed("patched_here:f") is f and patches.patch("patched_here:f", None), "wrapped once"
 
 
 def test_page_handlers_unknown_to_the_page_cache_fail_the_build():

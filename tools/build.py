@@ -7,7 +7,8 @@
 Each language is built by its own ``mkdocs build --strict`` into a fresh folder next to the
 target, and the folders are moved into place only when both succeeded, so a failed build never
 leaves half a site. Every build is a fresh process: nothing imported by an earlier build
-(an old attnkit, an old hook) can reach it. tools/serve.py uses :func:`build_one` too.
+(an old attnkit, an old hook) can reach it. tools/serve.py forks its builds here too
+(:func:`build_or_explain`, :func:`build_when_told`).
 """
 
 from __future__ import annotations
@@ -25,18 +26,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = {"zh": ROOT / "mkdocs.yml", "en": ROOT / "mkdocs.en.yml"}
 LANGS = ("zh", "en")
-
-
-def build_one(lang: str, site_dir: str, quiet: bool = True) -> None:
-    """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``).
-    Meant for a fresh process (a ``forkserver`` child of tools/serve.py)."""
-    from mkdocs.commands.build import build
-
-    config = _load(lang, site_dir, quiet)
-    try:
-        build(config)
-    finally:
-        config.plugins.on_shutdown()
 
 
 def _load(lang: str, site_dir: str, quiet: bool = True):
@@ -72,9 +61,6 @@ def build_when_told(lang: str, site_dir: str, conn) -> None:
     and serve builds afresh, which shows the message."""
     import logging
 
-    from mkdocs.commands.build import build
-    from mkdocs.exceptions import MkDocsException
-
     os.setpgrp()
     mkdocs_log, warned, config = logging.getLogger("mkdocs"), [], None
 
@@ -103,30 +89,35 @@ def build_when_told(lang: str, site_dir: str, conn) -> None:
             config.plugins.on_shutdown()
         raise SystemExit(PREPARED_UNUSABLE if message == "go" else 0)
     config.plugins.on_config = lambda config: config   # done above: build() goes on from on_pre_build
-    try:
-        _timed(lambda: build(config), lang, site_dir, since=os.times())
-    except MkDocsException as error:
-        print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
-        raise SystemExit(1) from None
-    finally:
-        config.plugins.on_shutdown()
+    _explained(lambda: config, lang, site_dir, since=os.times())
 
 
 def build_or_explain(lang: str, site_dir: str) -> None:
-    """:func:`build_one`, for tools/serve.py: a failed build prints MkDocs' message (as the
-    `mkdocs` command does) and exits with 1, instead of a Python traceback."""
+    """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``), for
+    tools/serve.py: a failed build prints MkDocs' message and exits with 1."""
+    os.setpgrp()   # its own process group: serve stops the build with everything it started
+    _explained(lambda: _load(lang, site_dir), lang, site_dir)
+
+
+def _explained(load, lang: str, site_dir: str, since=None) -> None:
+    """Build the config ``load()`` returns, timed (:func:`_timed`), and shut its plugins down; a
+    failure prints MkDocs' message (as the `mkdocs` command does) and exits with 1, instead of a
+    Python traceback."""
+    from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
-    os.setpgrp()   # its own process group: serve stops the build with everything it started
+    def run():
+        config = load()
+        try:
+            build(config)
+        finally:
+            config.plugins.on_shutdown()
+
     try:
-        _timed_build(lang, site_dir)
+        _timed(run, lang, site_dir, since)
     except MkDocsException as error:
         print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
         raise SystemExit(1) from None
-
-
-def _timed_build(lang: str, site_dir: str) -> None:
-    _timed(lambda: build_one(lang, site_dir), lang, site_dir)
 
 
 def _timed(run, lang: str, site_dir: str, since=None) -> None:

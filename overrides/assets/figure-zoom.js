@@ -1,4 +1,4 @@
-// Seeing Attention: open a figure at full size. docs/hooks/a11y.py wraps every figure in
+// Seeing Attention: open a figure at full size. bookbuild/a11y.py wraps every figure in
 // <a class="attn-zoom" href="…/figures/<id>.svg">; a click, tap or Enter on it opens a dialog
 // showing the SVG at its natural size (labels at 9 CSS px or more, see tests/test_figure_text.py)
 // in a box that scrolls both ways (keyboard: Tab to it, then the arrow keys). Escape, the close

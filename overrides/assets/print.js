@@ -1,6 +1,6 @@
 // Seeing Attention: printing (Ctrl+P on any page, and tools/pdf.py for the PDF).
 // Folded answers (<details>) print open; they fold again after printing.
-// Print-only figures are lazy (never fetched on screen, docs/hooks/print_only.py): load them now.
+// Print-only figures are lazy (never fetched on screen, bookbuild/print_only.py): load them now.
 (() => {
   let opened = [];
   window.addEventListener("beforeprint", () => {

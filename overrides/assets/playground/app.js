@@ -142,7 +142,7 @@ function heatmap(data, t) {
   return box;
 }
 
-/** The playground's stylesheet: the playground page links it (docs/hooks/lean.py leaves it off
+/** The playground's stylesheet: the playground page links it (bookbuild/trim_and_minify.py leaves it off
  * the others), but instant navigation keeps the head of the page the reader came from. */
 function ensureStylesheet(root) {
   const href = new URL("assets/playground/playground.css", root).href;

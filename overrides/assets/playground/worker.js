@@ -5,7 +5,7 @@
 /* global loadPyodide, importScripts */
 
 // The Pyodide folder, relative to this script. One copy serves both languages: the English
-// book's worker gets the Chinese book's folder (docs/hooks/playground.py rewrites this line).
+// book's worker gets the Chinese book's folder (bookbuild/playground.py rewrites this line).
 const PYODIDE = "../pyodide/";
 
 let ready = null;
