@@ -1,7 +1,7 @@
 """The book's figures: one function per figure, each drawn from attnkit's own numbers.
 
 Every figure function takes the page language (``"zh"`` or ``"en"``) and returns a
-matplotlib ``Figure``. Register it with ``@figure("chN-stem")``; the build (docs/hooks/figures.py)
+matplotlib ``Figure``. Register it with ``@figure("chN-stem")``; the build (bookbuild/figures.py)
 writes ``figures/<id>.svg`` for each language, and pages embed it with
 ``![alt text](../figures/<id>.svg)``.
 

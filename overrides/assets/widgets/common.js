@@ -135,7 +135,7 @@ export function t(key, vars = {}) {
   return fill(text, vars);
 }
 
-/** URL of a data file written by docs/hooks/widgets.py, relative to this module (works from a sub-path). */
+/** URL of a data file written by bookbuild/widgets.py, relative to this module (works from a sub-path). */
 export function dataUrl(name) {
   return new URL(`../../data/widgets/${name}.json`, import.meta.url).href;
 }

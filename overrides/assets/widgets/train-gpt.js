@@ -3,7 +3,7 @@
 //
 // Python is the tab's one Python (./python.js: the playground's Web Worker with Pyodide, NumPy
 // and the site's own attnkit), shared with the listings, the exercises and the playground. The code it runs, every label and every number it compares with come
-// from data/widgets/train-gpt.json (docs/hooks/widgets.py); the training itself is
+// from data/widgets/train-gpt.json (bookbuild/widgets.py); the training itself is
 // attnkit.live_training.live_reset / live_run, the same Trainer the build uses, so the same seed gives
 // the same losses. This file only draws. Tests: tests/test_train_gpt.py.
 import { el, fill, liveRegion, loadData, svg, uid } from "./common.js";
