@@ -72,6 +72,7 @@ bench: build
 	$(BIN)/python tools/bench_playground.py --site site
 	$(BIN)/python tools/bench_exercises.py --site site
 	$(BIN)/python tools/bench_tinygpt.py --site site
+	$(BIN)/python tools/bench_text.py --site site
 	$(BIN)/python tools/bench_pages.py --site site
 
 # Build caches are content-keyed (CONTRIBUTING.md lists them); clean keeps the downloads.

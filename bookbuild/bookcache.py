@@ -101,8 +101,13 @@ def _attnkit_py() -> list[Path]:
     return _LISTED[stamp]
 
 
+CORPUS = ATTNKIT / "corpus"      # the books chapter 12 trains on: data that attnkit reads
+
+
 def attnkit_files(figures: bool = True) -> list[Path]:
-    files = list(_attnkit_py())
+    """attnkit/**.py and the corpus files attnkit reads (attnkit/corpus/*.txt): every output
+    keyed by attnkit's sources changes when a book of the corpus does."""
+    files = list(_attnkit_py()) + sorted(CORPUS.glob("*.txt"))
     if not figures:
         files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
     return files
@@ -220,7 +225,8 @@ _MEMO = Store("memo", ".pickle")
 # shared, whichever process measured first (a figure worker or the build) would decide the
 # number that 9.4's page prints.
 MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
-            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs")
+            "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs", "attnkit.realtext.train_on",
+            "attnkit.bpe.train_bpe")
 
 
 def _arguments(fn, args: tuple, kwargs: dict):

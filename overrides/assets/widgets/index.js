@@ -9,6 +9,7 @@
 //   <div class="attn-widget screen-only" data-widget="positions" data-a="3" data-b="7" data-dim="0"></div>
 //   <div class="attn-widget screen-only" data-widget="your-sentence"></div>
 //   <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>   (chapter 8.5: trains in Pyodide)
+//   <div class="attn-widget screen-only" data-widget="sample-text"></div>   (chapter 12: samples from the model of real text, plain JS)
 //   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
 //   list of them (docs/hooks/exercise_pages.py writes the widget and its printed form)
 //
@@ -30,7 +31,7 @@
 // reloading scripts, so we mount again on every page it emits through `document$`.
 import { dataUrl, lang, t } from "./common.js";
 
-const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
+const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt", "sample-text",
   "exercise", "exercise-progress"]);
 
 async function mountOne(element) {
