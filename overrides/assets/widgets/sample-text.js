@@ -7,7 +7,7 @@
 // forward() is attnkit.tinygpt.forward for one sequence, nextDistribution() and draw() are
 // attnkit.sampling's, and Mulberry32 is attnkit.sampling.Mulberry32: the same seed writes the same
 // text as attnkit.sampling.generate (tests/test_sample_text.py checks it in Chromium). No Python.
-import { el, fill, loadData, uid } from "./common.js";
+import { el, fill, liveRegion, loadData, uid } from "./common.js";
 
 const DATA_BIN = new URL("../../data/widgets/sample-text.bin", import.meta.url).href;
 let weights = null;     // one fetch per page load: {name: Float32Array}
@@ -190,14 +190,15 @@ export async function mount(root) {
                              class: "sample-number", inputmode: "numeric" });
   const button = el("button", { type: "button", class: "attn-button attn-button--primary", "data-action": "sample" }, L.sample);
   const status = el("p", { class: "gpt-status", role: "status", "aria-live": "polite" }, L.idle);
-  const output = el("p", { class: "sample-output", "aria-live": "polite", lang: data.lang });
+  const output = el("p", { class: "sample-output", lang: data.lang });
+  const said = liveRegion();                      // the whole text, announced once it is written
 
   root.append(
     el("div", { class: "sample-prompt-row" }, el("label", { for: promptId }, L.prompt), prompt),
     el("div", { class: "attn-widget__controls" },
       field(L.temperature, temperature), field(L.topK, topK), field(L.topP, topP), field(L.seed, seed), button),
     el("p", { class: "attn-hint" }, L.hint),
-    status, output);
+    status, output, said);
 
   function settings() {
     const T = Number(temperature.value);
@@ -211,7 +212,14 @@ export async function mount(root) {
     return { temperature: T, topK: k, topP: p, seed: s };
   }
 
+  let busy = false;
   async function sample() {
+    if (busy) return;                              // one sample at a time
+    busy = true;
+    try { await write(); } finally { busy = false; }
+  }
+
+  async function write() {
     const text = prompt.value;
     if (!text) { status.textContent = L.empty; output.textContent = ""; return; }
     const unknown = [...new Set([...text].filter((ch) => !index.has(ch)))];
@@ -234,11 +242,21 @@ export async function mount(root) {
       return;
     }
     const started = performance.now();
-    const ids = [...text].map((ch) => index.get(ch));
-    const added = generate(W, data.cfg, ids, data.length, s);
-    const written = added.map((i) => data.vocab[i]).join("");
-    output.replaceChildren(el("span", { class: "sample-given" }, text), el("span", { class: "sample-new" }, written));
-    root.dataset.sampled = written;
+    const seq = [...text].map((ch) => index.get(ch));
+    const random = mulberry32(s.seed);
+    const written = el("span", { class: "sample-new" });
+    output.replaceChildren(el("span", { class: "sample-given" }, text), written);
+    status.textContent = L.writing;
+    // generate(), one character per task: the page stays responsive, and the text grows as it is written
+    for (let step = 0; step < data.length; step++) {
+      const logits = forward(W, data.cfg, seq.slice(-data.cfg.n_ctx));
+      const token = draw(nextDistribution(logits, s.temperature, s.topK, s.topP), random());
+      seq.push(token);
+      written.textContent += data.vocab[token];
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    root.dataset.sampled = written.textContent;
+    said.textContent = text + written.textContent;
     status.dataset.state = "done";
     status.textContent = fill(L.done, { n: data.length, ms: Math.round(performance.now() - started) });
   }
