@@ -101,13 +101,10 @@ def _attnkit_py() -> list[Path]:
     return _LISTED[stamp]
 
 
-CORPUS = ATTNKIT / "corpus"      # the books chapter 12 trains on: data that attnkit reads
-
-
 def attnkit_files(figures: bool = True) -> list[Path]:
     """attnkit/**.py and the corpus files attnkit reads (attnkit/corpus/*.txt): every output
     keyed by attnkit's sources changes when a book of the corpus does."""
-    files = list(_attnkit_py()) + sorted(CORPUS.glob("*.txt"))
+    files = list(_attnkit_py()) + sorted((ATTNKIT / "corpus").glob("*.txt"))   # chapter 12's books
     if not figures:
         files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
     return files
