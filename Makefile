@@ -75,6 +75,7 @@ bench: build
 	$(BIN)/python tools/bench_listings.py --site site
 	$(BIN)/python tools/bench_tinygpt.py --site site
 	$(BIN)/python tools/bench_induction.py --site site
+	$(BIN)/python tools/bench_text.py --site site
 	$(BIN)/python tools/bench_pages.py --site site
 	$(BIN)/python tools/bench_modern.py
 

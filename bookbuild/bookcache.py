@@ -102,7 +102,9 @@ def _attnkit_py() -> list[Path]:
 
 
 def attnkit_files(figures: bool = True) -> list[Path]:
-    files = list(_attnkit_py())
+    """attnkit/**.py and the corpus files attnkit reads (attnkit/corpus/*.txt): every output
+    keyed by attnkit's sources changes when a book of the corpus does."""
+    files = list(_attnkit_py()) + sorted((ATTNKIT / "corpus").glob("*.txt"))   # chapter 12's books
     if not figures:
         files = [p for p in files if "figures" not in p.relative_to(ATTNKIT).parts[:-1]]
     return files
@@ -221,7 +223,8 @@ _MEMO = Store("memo", ".pickle")
 # number that 9.4's page prints.
 MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
             "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs",
-            "attnkit.induction.train_induction", "attnkit.induction.report")
+            "attnkit.induction.train_induction", "attnkit.induction.report", "attnkit.realtext.train_on",
+            "attnkit.bpe.train_bpe")
 
 
 def _arguments(fn, args: tuple, kwargs: dict):

@@ -17,14 +17,14 @@ import numpy as np
 from mkdocs.structure.files import File
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
-from attnkit import copy_results, live_training, toy, training
+from attnkit import copy_results, live_training, realtext, toy, training
 from attnkit.copytask import spell
-from attnkit.tinygpt import forward
+from attnkit.tinygpt import config_of, forward
 from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from .bookcache import Store, attnkit_digest, environment, key, memoize, sources  # bookbuild/bookcache.py
+from .bookcache import Store, attnkit_digest, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
 from .exercise_pages import EXERCISES, embedded_in, exercises_data, reading_order  # bookbuild/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
@@ -422,9 +422,78 @@ def induction_replay_data(lang: str) -> dict:
     }
 
 
+# ---- chapter 12: sample from the model of real text (overrides/assets/widgets/sample-text.js) ----
+SAMPLE_LABELS = {
+    "zh": {
+        "prompt": "开头（只能用《论语》里出现过的字）", "temperature": "温度", "topK": "top-k", "topP": "top-p",
+        "seed": "随机种子", "sample": "采样",
+        "hint": "按“采样”后，浏览器先下载模型的权重（约 {kb} KB，只下载一次），然后一个字一个字地往下写。"
+                "温度低于 1 更保守，高于 1 更冒险；top-k 只在最可能的 k 个字里抽；top-p 只在累计概率到 p 的那几个字里抽。",
+        "idle": "还没有采样。",
+        "loading": "正在下载模型的权重……",
+        "writing": "正在一个字一个字地写……",
+        "done": "写了 {n} 个字（用时 {ms} 毫秒）。同样的开头、设置和种子，总会写出同样的字。",
+        "empty": "请先写一个开头。",
+        "unknown": "模型不认识这些字：{chars}。它只认识《论语》里出现过的字，请换一个开头。",
+        "badTemperature": "温度要在 {min} 到 {max} 之间。",
+        "badTopK": "top-k 要是 1 到 {max} 之间的整数。",
+        "badTopP": "top-p 要大于 0、不超过 1。",
+        "badSeed": "随机种子要是 0 到 9999 之间的整数。",
+        "failed": "模型没能加载：{error}",
+    },
+    "en": {
+        "prompt": "Your opening (characters that occur in Alice)", "temperature": "Temperature", "topK": "top-k",
+        "topP": "top-p", "seed": "Seed", "sample": "Sample",
+        "hint": "When you press \u201cSample\u201d, your browser first downloads the model\u2019s weights (about {kb} KB, once), "
+                "then writes one character at a time. A temperature below 1 plays safe, above 1 takes risks; top-k draws only "
+                "among the k likeliest characters; top-p only among the few whose probabilities add up to p.",
+        "idle": "Nothing sampled yet.",
+        "loading": "Downloading the model\u2019s weights\u2026",
+        "writing": "Writing, one character at a time\u2026",
+        "done": "Wrote {n} characters (in {ms} ms). The same opening, settings and seed always write the same text.",
+        "empty": "Write an opening first.",
+        "unknown": "The model does not know these characters: {chars}. It knows only the characters of Alice in Wonderland: try another opening.",
+        "badTemperature": "The temperature must be between {min} and {max}.",
+        "badTopK": "top-k must be a whole number from 1 to {max}.",
+        "badTopP": "top-p must be above 0 and at most 1.",
+        "badSeed": "The seed must be a whole number from 0 to 9999.",
+        "failed": "The model could not be loaded: {error}",
+    },
+}
+SAMPLE_TEMPERATURES = (0.1, 3.0)
+
+
+def sample_model(lang: str) -> dict:
+    """The model of this edition's book, as chapter 12 trained it (memoized: shared with the pages)."""
+    return memo(realtext.train_on, realtext.corpus(lang), **realtext.MODEL)
+
+
+def sample_weights(lang: str) -> bytes:
+    """The model's parameters as float32, little-endian, one after the other in the order of its
+    params dict (the JSON's "layout"): what sample-text.js loads."""
+    params = sample_model(lang)["params"]
+    return b"".join(np.asarray(v, dtype="<f4").tobytes() for v in params.values())
+
+
+def sample_text_data(lang: str) -> dict:
+    """The sampling widget: the vocabulary, the shapes of the weights, defaults and labels."""
+    m = sample_model(lang)
+    cfg = config_of(m["params"])
+    kb = round(len(sample_weights(lang)) / 1024)
+    return {
+        "lang": lang, "vocab": m["vocab"], "cfg": cfg,
+        "layout": [[name, list(v.shape)] for name, v in m["params"].items()],
+        "prompt": realtext.SAMPLE_PROMPTS[lang], "max_prompt": 200, "length": realtext.SAMPLE_LENGTH[lang],
+        "defaults": {**realtext.WIDGET_DEFAULTS, "top_k": realtext.WIDGET_DEFAULTS["top_k"] or cfg["vocab_size"]},
+        "limits": {"temperature": list(SAMPLE_TEMPERATURES)},
+        "labels": {**SAMPLE_LABELS[lang], "hint": SAMPLE_LABELS[lang]["hint"].replace("{kb}", str(kb))},
+    }
+
+
 BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "positions": positions_data,
             "train-gpt": train_gpt_data, "exercises": exercises_data,
-            "rope": rope_data, "kv-calculator": kv_calculator_data, "induction-replay": induction_replay_data}
+            "rope": rope_data, "kv-calculator": kv_calculator_data, "induction-replay": induction_replay_data,
+            "sample-text": sample_text_data}
 
 
 def _inputs_beyond_attnkit(name: str, lang: str):
@@ -457,5 +526,11 @@ def on_files(files, config):
             store.put(k, content)
             computed.append(name)
         files.append(File.generated(config, f"data/widgets/{name}.json", content=content))
+    k = key("widget-bin", 1, "sample-text", lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment())
+    weights = Store("widgets", ".bin").get(k)
+    if weights is None:
+        weights = sample_weights(lang)
+        Store("widgets", ".bin").put(k, weights)
+    files.append(File.generated(config, "data/widgets/sample-text.bin", content=weights))
     log.info("widget data (%s): %s computed, %d cached", lang, ", ".join(computed) or "none", len(BUILDERS) - len(computed))
     return files
