@@ -372,11 +372,11 @@ REPLAY_LABELS = {
         "slider": "训练步数", "step": "第 {step} / {steps} 步，重复部分的损失 {loss}",
         "loss": "损失", "axisStep": "训练步数", "curve": "新序列上重复部分的损失",
         "guess": "瞎猜的损失：ln {v} ≈ {loss}",
-        "head": "头", "previous": "前一个 token 分数", "prefix": "前缀匹配分数",
+        "head": "头", "previous": "前一个词元分数", "prefix": "前缀匹配分数",
         "query": "查询", "key": "键",
         "mapsTitle": "四个头在新序列 {example} 上的注意力（第 {step} 步）",
-        "mapsLegend": "每张图里，一行是一个正在猜下一个 token 的位置（查询），一列是它看的位置（键），格子越深，权重越大。"
-                      "虚线以下的行在第二遍里，它们要猜的 token 在第一遍里出现过。",
+        "mapsLegend": "每张图里，一行是一个正在猜下一个词元的位置（查询），一列是它看的位置（键），格子越深，权重越大。"
+                      "虚线以下的行在第二遍里，它们要猜的词元在第一遍里出现过。",
     },
     "en": {
         "replay": "Nothing trains in your browser here: the slider replays checkpoints the book's build saved (one every few dozen steps).",

@@ -38,7 +38,7 @@ def phase_change(lang):
     ax.legend(loc="lower left", fontsize=9)
     ax.set_ylim(0, None)
     layers, heads = r["previous"].shape[1:]
-    for ax, key, title in ((axes[1], "previous", tr(lang, "前一个 token 分数", "previous-token score")),
+    for ax, key, title in ((axes[1], "previous", tr(lang, "前一个词元分数", "previous-token score")),
                            (axes[2], "prefix", tr(lang, "前缀匹配分数", "prefix-matching score"))):
         for l in range(layers):
             for h in range(heads):
@@ -88,7 +88,7 @@ def by_position(lang):
     ax.plot(x, r["by_position"], color=ACCENT, linewidth=2, marker="o", markersize=3,
             label=tr(lang, "训练后", "after training"))
     ax.axhline(r["guess"], color=MUTED, linestyle=":", linewidth=1)
-    ax.set_xlabel(tr(lang, "位置（在猜它后面那个 token）", "position (guessing the token after it)"))
+    ax.set_xlabel(tr(lang, "位置（在猜它后面那个词元）", "position (guessing the token after it)"))
     ax.set_ylabel(tr(lang, "平均损失", "mean loss"))
     ax.set_xticks(x)
     ax.set_xlim(0.5, n + 0.5)

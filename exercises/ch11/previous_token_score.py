@@ -38,7 +38,7 @@ EVEN = even(4)
 
 EXERCISE = Exercise(
     id="ch11-previous-token-score",
-    title={"zh": "前一个 token 分数", "en": "The previous-token score"},
+    title={"zh": "前一个词元分数", "en": "The previous-token score"},
     function="previous_token_score",
     starter=STARTER,
     solution=SOLUTION,
