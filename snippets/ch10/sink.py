@@ -9,8 +9,9 @@ sharp = np.array([0.1, -0.2, 4.0, 0.2])         # (4,) key 3 fits well [en]
 sink = 2.0                                      # 这个头的汇 logit（训练学出来的一个数） [zh]
 sink = 2.0                                      # this head's sink logit (one learned number) [en]
 
-for name, scores in [("平淡", dull), ("尖锐", sharp)]:  # [zh]
-for name, scores in [("dull ", dull), ("sharp", sharp)]:  # [en]
+cases = [("平淡", dull), ("尖锐", sharp)]  # [zh]
+cases = [("dull ", dull), ("sharp", sharp)]  # [en]
+for name, scores in cases:
     plain = softmax(scores)                     # (4,) 合计 1 [zh]
     plain = softmax(scores)                     # (4,) sums to 1 [en]
     w = softmax_with_sink(scores, sink)         # (4,) 合计小于 1 [zh]
