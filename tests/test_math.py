@@ -52,6 +52,22 @@ def test_every_formula_is_katex_markup_with_mathml():
     assert not problems, "\n".join(problems[:20])
 
 
+def test_display_math_stands_apart_in_the_sources():
+    """A display formula (\\[ ... \\]) glued to the sentence before or after it is read by
+    arithmatex as part of that paragraph: the screen shows it, but it reached the search index as
+    KaTeX markup and the PDF as raw TeX (12.4 once). Each delimiter stands on its own line, with a
+    blank line (or the other delimiter) around the block."""
+    problems = []
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        for i, line in enumerate(lines):
+            if line.strip() == "\\[" and i and lines[i - 1].strip():
+                problems.append(f"{path.relative_to(ROOT)}:{i + 1}: no blank line before \\[")
+            if line.strip() == "\\]" and i + 1 < len(lines) and lines[i + 1].strip():
+                problems.append(f"{path.relative_to(ROOT)}:{i + 1}: no blank line after \\]")
+    assert not problems, "\n".join(problems)
+
+
 def test_display_and_inline_math_keep_their_mode():
     page = (SITE / "ch3" / "softmax" / "index.html").read_text(encoding="utf-8")
     # (the accessibility hook may add attributes to display math: it scrolls, so it takes focus)
