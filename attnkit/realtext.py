@@ -224,7 +224,7 @@ def tokenization(lang):
     }
 
 
-SENTENCES = {"en": "said the Hatter. \u201cI deny it!\u201d", "zh": "子曰：“君子不器。”"}
+SENTENCES = {"en": "said the Hatter.", "zh": "子曰：“君子不器。”"}
 """The sentence of each book whose attention section 12.4 shows."""
 
 DECODING_PROMPTS = {"en": "Alice was beginning to get ve", "zh": "子曰：“君"}

@@ -147,7 +147,8 @@ def open_settled(page, base: str, path: str) -> list[str]:
 def settle(page) -> list[str]:
     """Open every fold, wait for widgets and fonts, lay out every block (REVEAL), then wait for
     transitions to end. Returns the blocks whose content would be clipped on screen."""
-    page.wait_for_function(SETTLE, timeout=30000)
+    # The print page (the whole book, 57 widgets) took 18 s on a quiet machine and over 30 s in CI.
+    page.wait_for_function(SETTLE, timeout=180_000 if "print_page" in page.url else 30_000)
     clipped = reveal(page)
     # Opening folds and Material's nav start CSS transitions: scanned mid-way, a link can be
     # measured against a colour it only passes through (CI once saw #040404 on #212121 in the
