@@ -36,13 +36,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build as book_build  # noqa: E402
+from bookbuild.bench import load  # noqa: E402
 
 TEST_TIMEOUT = 1800   # seconds per part: a bench that hangs says so and goes on
 FAST = "not site and not browser and not pdf and not slow and not build and not serve"
 
-
-def load() -> str:
-    return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def report(what: str, seconds: float, note: str = "") -> None:

@@ -22,11 +22,11 @@ without the browser test).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
 import time
+from bookbuild.bench import load, sitemap_for
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,15 +37,6 @@ SOFTMAX = "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.max(x))\
 LOOP = "def softmax(x):\n    while True:\n        pass\n"
 
 
-def load() -> str:
-    return "load average " + ", ".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def _sitemap_for(base, site_url):
-    def handler(route):
-        response = route.fetch()
-        route.fulfill(response=response, body=response.text().replace(site_url, base + "/"))
-    return handler
 
 
 def _check(page, exercise_id, source):
@@ -87,7 +78,7 @@ def measure(site: Path, runs: int) -> None:
         for _ in range(runs):
             page = browser.new_page()
             page.set_default_timeout(180_000)
-            page.route("**/sitemap.xml", _sitemap_for(base, site_url))
+            page.route("**/sitemap.xml", sitemap_for(base, site_url))
             page.goto(base + "/ch3/softmax/")
             page.locator('[data-exercise="ch3-softmax"] [data-action="check"]').wait_for()
             first = _check(page, "ch3-softmax", SOFTMAX)

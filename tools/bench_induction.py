@@ -23,15 +23,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from bookbuild.bench import load
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-
-def load() -> str:
-    with open("/proc/loadavg") as f:
-        return "load average " + " ".join(f.read().split()[:3])
 
 
 TRAIN = r"""

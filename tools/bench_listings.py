@@ -19,10 +19,10 @@ context (empty cache) on the Chinese book:
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
+from bookbuild.bench import load, sitemap_for
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,15 +33,6 @@ LOOP = "i = 0\nwhile True:\n    i += 1\n    if i % 100000 == 0:\n        print('
 DONE = "() => ['same', 'differs', 'failed', 'stopped'].includes(document.querySelector('.listing-live').dataset.state)"
 
 
-def load() -> str:
-    return "load average " + ", ".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def _sitemap_for(base, site_url):
-    def handler(route):
-        response = route.fetch()
-        route.fulfill(response=response, body=response.text().replace(site_url, base + "/"))
-    return handler
 
 
 def _open(page, listing=None):
@@ -84,7 +75,7 @@ def measure(site: Path, runs: int) -> None:
         for _ in range(runs):
             page = browser.new_page()
             page.set_default_timeout(180_000)
-            page.route("**/sitemap.xml", _sitemap_for(base, site_url))
+            page.route("**/sitemap.xml", sitemap_for(base, site_url))
             page.goto(base + "/ch3/softmax/")
             _open(page, "ch3/softmax_cake.py")
             first, s1 = _run(page)

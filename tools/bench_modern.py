@@ -28,6 +28,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")            # one core for NumPy, as for torch below
 
 import numpy as np  # noqa: E402
+from bookbuild.bench import load
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -41,10 +42,6 @@ from attnkit.window import sliding_window_mask  # noqa: E402
 
 D_MODEL, N_HEADS, N_KV_HEADS, HEAD_DIM, WINDOW = 1024, 16, 4, 64, 256
 
-
-def load() -> str:
-    with open("/proc/loadavg") as f:
-        return "load average " + " ".join(f.read().split()[:3])
 
 
 def once(fn) -> float:

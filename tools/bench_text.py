@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from bookbuild.bench import load
 from pathlib import Path
 
 # One BLAS thread, as tools/build.py gives the build (set before NumPy is imported).
@@ -33,10 +34,6 @@ sys.path.insert(0, str(ROOT))
 
 from attnkit import bpe, realtext  # noqa: E402
 
-
-def load() -> str:
-    with open("/proc/loadavg") as f:
-        return "load average " + " ".join(f.read().split()[:3])
 
 
 def timed(fn, *args, **kwargs):

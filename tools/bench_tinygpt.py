@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import time
+from bookbuild.bench import load
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,10 +30,6 @@ sys.path.insert(0, str(ROOT))
 
 from attnkit import training  # noqa: E402
 
-
-def load() -> str:
-    with open("/proc/loadavg") as f:
-        return "load average " + " ".join(f.read().split()[:3])
 
 
 def cpython(runs: int) -> None:

@@ -104,18 +104,24 @@ def rope_table(lang: str):
 @figure("ch10-window-mask")
 def window_mask(lang: str):
     """The causal mask next to a sliding-window mask."""
-    fig, axes = plt.subplots(1, 2, figsize=(7.6, 4.0))
     masks = [(causal_mask(WINDOW_N), tr(lang, "因果掩码：看前面全部", "causal: everything before")),
              (sliding_window_mask(WINDOW_N, WINDOW_W),
               tr(lang, f"滑动窗口 {WINDOW_W}：只看最近 {WINDOW_W} 个", f"window {WINDOW_W}: the last {WINDOW_W} only"))]
+    return _two_masks(masks, tr(lang, "键的位置", "key position"), tr(lang, "查询的位置", "query position"))
+
+
+def _two_masks(masks, key_label: str, query_label: str):
+    """Two (n, n) masks side by side, each [(mask, title)], a cell per position pair."""
+    fig, axes = plt.subplots(1, 2, figsize=(7.6, 4.0))
     for ax, (mask, title) in zip(axes, masks):
+        n = len(mask)
         matrix_image(ax, mask.astype(float), cmap="Blues", vmin=0, vmax=1.25)
         ax.set_title(title, fontsize=10.5)
-        ax.set_xticks(range(0, WINDOW_N, 2))
-        ax.set_yticks(range(0, WINDOW_N, 2))
-        ax.set_xlabel(tr(lang, "键的位置", "key position"))
-        ax.set_ylabel(tr(lang, "查询的位置", "query position"))
-        _cells(ax, WINDOW_N)
+        ax.set_xticks(range(0, n, 2))
+        ax.set_yticks(range(0, n, 2))
+        ax.set_xlabel(key_label)
+        ax.set_ylabel(query_label)
+        _cells(ax, n)
     fig.tight_layout()
     return fig
 
@@ -193,17 +199,7 @@ def sink_share(lang: str):
 @figure("ch10-sink-streaming")
 def sink_streaming(lang: str):
     """A rolling window alone next to StreamingLLM's cache: the first tokens plus the window."""
-    fig, axes = plt.subplots(1, 2, figsize=(7.6, 4.0))
     masks = [(sliding_window_mask(STREAM_N, STREAM_W), tr(lang, f"只留最近 {STREAM_W} 个", f"the last {STREAM_W} only")),
              (streaming_mask(STREAM_N, STREAM_SINKS, STREAM_W),
               tr(lang, f"开头 {STREAM_SINKS} 个 + 最近 {STREAM_W} 个", f"first {STREAM_SINKS} + last {STREAM_W}"))]
-    for ax, (mask, title) in zip(axes, masks):
-        matrix_image(ax, mask.astype(float), cmap="Blues", vmin=0, vmax=1.25)
-        ax.set_title(title, fontsize=10.5)
-        ax.set_xticks(range(0, STREAM_N, 2))
-        ax.set_yticks(range(0, STREAM_N, 2))
-        ax.set_xlabel(tr(lang, "缓存里的键（位置）", "keys in the cache (position)"))
-        ax.set_ylabel(tr(lang, "查询的位置", "query position"))
-        _cells(ax, STREAM_N)
-    fig.tight_layout()
-    return fig
+    return _two_masks(masks, tr(lang, "缓存里的键（位置）", "keys in the cache (position)"), tr(lang, "查询的位置", "query position"))

@@ -245,3 +245,14 @@ export function choiceGroup({ labels, selected = 0, label, onSelect, className =
 export function liveRegion() {
   return el("p", { class: "attn-sr-only", "aria-live": "polite" });
 }
+
+// Call ``draw`` again whenever ``element`` changes width (a plot drawn to its box's width: the
+// curves of train-gpt and induction-replay). Nothing where ResizeObserver is missing.
+export function onWidthChange(element, draw) {
+  if (typeof ResizeObserver !== "function") return;
+  let drawnWidth = 0;
+  new ResizeObserver(() => {
+    const width = element.clientWidth;
+    if (width && Math.abs(width - drawnWidth) >= 1) { drawnWidth = width; draw(); }
+  }).observe(element);
+}

@@ -7,7 +7,7 @@
 // each head's attention on one new sequence. Every number and label comes from
 // data/widgets/induction-replay.json (bookbuild/widgets.py, computed by attnkit.induction);
 // this file only draws. Tests: tests/test_induction_widget.py.
-import { el, fill, liveRegion, loadData, svg, uid } from "./common.js";
+import { el, fill, liveRegion, loadData, onWidthChange, svg, uid } from "./common.js";
 
 export async function mount(root) {
   const data = await loadData("induction-replay");
@@ -115,12 +115,6 @@ export async function mount(root) {
     }));
   }
 
-  if (typeof ResizeObserver === "function") {
-    let drawnWidth = 0;
-    new ResizeObserver(() => {
-      const width = plot.clientWidth;
-      if (width && Math.abs(width - drawnWidth) >= 1) { drawnWidth = width; drawPlot(); }
-    }).observe(plot);
-  }
+  onWidthChange(plot, drawPlot);
   draw();
 }

@@ -6,7 +6,7 @@
 // from data/widgets/train-gpt.json (bookbuild/widgets.py); the training itself is
 // attnkit.live_training.live_reset / live_run, the same Trainer the build uses, so the same seed gives
 // the same losses. This file only draws. Tests: tests/test_train_gpt.py.
-import { el, fill, liveRegion, loadData, svg, uid } from "./common.js";
+import { el, fill, liveRegion, loadData, onWidthChange, svg, uid } from "./common.js";
 import * as python from "./python.js";
 
 export async function mount(root) {
@@ -284,12 +284,6 @@ export async function mount(root) {
     }));
   }
 
-  if (typeof ResizeObserver === "function") {
-    let drawnWidth = 0;
-    new ResizeObserver(() => {
-      const width = plot.clientWidth;
-      if (width && Math.abs(width - drawnWidth) >= 1) { drawnWidth = width; drawPlot(); }
-    }).observe(plot);
-  }
+  onWidthChange(plot, drawPlot);
   draw();
 }
