@@ -227,8 +227,9 @@ def tokenization(lang):
 SENTENCES = {"en": "said the Hatter.", "zh": "子曰：“君子不器。”"}
 """The sentence of each book whose attention section 12.4 shows."""
 
-DECODING_PROMPTS = {"en": "Alice was beginning to get ve", "zh": "子曰：“君"}
-"""The prompts whose next-character distribution section 12.3 takes apart."""
+DECODING_PROMPTS = {"en": "said the ", "zh": "子曰：“君子"}
+"""The prompts whose next-character distribution the decoding section takes apart (pages and
+figures): ones after which the model is unsure, so that top-k and top-p have something to cut."""
 
 
 def next_probs(lang, prompt=None, temperature=1.0, top_k=None, top_p=1.0):

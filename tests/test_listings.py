@@ -97,13 +97,22 @@ def downloaded(name: str, lang: str) -> Path:
     return (SITE / "en" if lang == "en" else SITE) / listings.download_path(name)
 
 
+# `python x.py`, with the build's memo of attnkit's training runs (bookcache.MEMOIZED, keyed by
+# attnkit's sources and the arguments): a listing that trains the induction model takes a minute
+# of CPU in plain Python, and each listing runs here twice (zh, en). The build's listings use the
+# same memo, and test_python_runs_each_repository_file_as_it_is runs every file with plain Python.
+MEMOIZED_RUN = ("import runpy, sys; from bookbuild import bookcache; bookcache.memoize(bookcache.MEMOIZED); "
+                "path = sys.argv.pop(1); sys.argv[0] = path; runpy.run_path(path, run_name='__main__')")
+
+
 def run_listing(name: str, lang: str) -> str:
     """Run the file a ``lang`` reader downloads, as they would (``python x.py``, in its own folder,
-    attnkit installed), after checking it is the listing as that book shows it; its output."""
+    attnkit installed; MEMOIZED_RUN), after checking it is the listing as that book shows it; its output."""
     path = downloaded(name, lang)
     assert path.is_file(), f"the {lang} site does not serve {name} for download at {path}"
     assert path.read_text(encoding="utf-8") == listing_source(name, lang), f"{path} is not snippets/{name} as the {lang} book shows it"
-    result = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
+    result = subprocess.run([sys.executable, "-c", MEMOIZED_RUN, path.name], cwd=path.parent,
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"{path} ({lang}) failed:\n{result.stderr}"
     return result.stdout
 

@@ -10,9 +10,6 @@ from . import figure
 from ._style import ACCENT, BLUE, MUTED, TEAL, tr, weights_map
 
 OTHER = {"zh": "en", "en": "zh"}
-# The prompt whose next-character distribution 12.3 takes apart (its pages name the same prompt):
-# one after which the model is unsure, so that top-k and top-p have something to cut.
-DECODING = {"zh": "子曰：“君子", "en": "said the "}
 BOOK_NAME = {"zh": {"zh": "《论语》", "en": "the Analects (Chinese)"},
              "en": {"zh": "《爱丽丝漫游奇境》（英文）", "en": "Alice in Wonderland"}}
 
@@ -64,9 +61,9 @@ def loss_figure(lang):
 
 
 def next_token(lang):
-    """The book model's logits (V,) for the character after DECODING[lang], and its vocabulary."""
+    """The book model's logits (V,) for the character after realtext.DECODING_PROMPTS[lang], and its vocabulary."""
     m = realtext.model(lang)
-    ids = bpe.encode_chars(DECODING[lang], m["vocab"])
+    ids = bpe.encode_chars(realtext.DECODING_PROMPTS[lang], m["vocab"])
     logits, _ = tinygpt.forward(m["params"], [ids])          # (1, n, V)
     return logits[0, -1], m["vocab"]
 
