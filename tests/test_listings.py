@@ -101,7 +101,8 @@ def downloaded(name: str, lang: str) -> Path:
 # attnkit's sources and the arguments): a listing that trains the induction model takes a minute
 # of CPU in plain Python, and each listing runs here twice (zh, en). The build's listings use the
 # same memo, and test_python_runs_each_repository_file_as_it_is runs every file with plain Python.
-MEMOIZED_RUN = ("import runpy, sys; from bookbuild import bookcache; bookcache.memoize(bookcache.MEMOIZED); "
+MEMOIZED_RUN = (f"import runpy, sys; sys.path.insert(0, {str(ROOT)!r}); from bookbuild import bookcache; sys.path.pop(0); "
+                "bookcache.memoize(bookcache.MEMOIZED); "
                 "path = sys.argv.pop(1); sys.argv[0] = path; runpy.run_path(path, run_name='__main__')")
 
 
