@@ -34,7 +34,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # tools/build.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for bookbuild (not installed)
 import build as book_build  # noqa: E402
 from bookbuild.bench import load  # noqa: E402
 

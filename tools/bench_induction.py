@@ -23,11 +23,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from bookbuild.bench import load
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bookbuild.bench import load  # noqa: E402
 
 
 

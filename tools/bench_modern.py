@@ -28,10 +28,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")            # one core for NumPy, as for torch below
 
 import numpy as np  # noqa: E402
-from bookbuild.bench import load
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bookbuild.bench import load  # noqa: E402
 
 from attnkit.core import causal_mask  # noqa: E402
 from attnkit.grouped import grouped_query_attention  # noqa: E402

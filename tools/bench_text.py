@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from bookbuild.bench import load
 from pathlib import Path
 
 # One BLAS thread, as tools/build.py gives the build (set before NumPy is imported).
@@ -31,6 +30,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
+from bookbuild.bench import load  # noqa: E402
 
 from attnkit import bpe, realtext  # noqa: E402
 

@@ -21,12 +21,12 @@ import statistics
 import subprocess
 import sys
 import time
-from bookbuild.bench import load
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
 sys.path.insert(0, str(ROOT))
+from bookbuild.bench import load  # noqa: E402
 
 from attnkit import training  # noqa: E402
 

@@ -1,0 +1,29 @@
+"""Every program in tools/ starts: `python tools/X.py --help` exits 0 from any directory.
+
+The bench programs import bookbuild, which is not installed (pyproject installs attnkit only),
+so each must put the repository on its path first; `make bench` once failed at its first
+import because an edit moved that import above the path line, and no test ran the programs.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# the programs; tools/browser.py (Chromium for tests and benches) and tools/serve_warm.py
+# (imported by serve.py's forkserver) are modules the programs use
+PROGRAMS = sorted(p for p in (ROOT / "tools").glob("*.py") if "__main__" in p.read_text())
+
+
+def test_the_tools_are_found():
+    assert len(PROGRAMS) >= 10, [p.name for p in PROGRAMS]
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+def test_each_tool_answers_help(program, tmp_path):
+    done = subprocess.run([sys.executable, str(program), "--help"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"{program.name} --help failed:\n{done.stderr[-2000:]}"
+    assert "usage" in done.stdout.lower(), f"{program.name} --help printed no usage:\n{done.stdout[:500]}"
