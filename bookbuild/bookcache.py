@@ -287,7 +287,7 @@ def locked(path: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-_MEMOIZED: set[str] = set()
+_MEMOIZED: dict[str, list[tuple]] = {}   # name -> [(module, global name, the function it held)]
 
 
 def memoize(names: Iterable[str]) -> None:
@@ -312,12 +312,23 @@ def memoize(names: Iterable[str]) -> None:
             raise ValueError(f"memoize: {name!r} is not a function defined in {module_name}")
         wrapper = functools.wraps(fn)(functools.partial(memo, fn))
         wrapper._memoized = True
+        replaced = []
         for loaded in list(sys.modules.values()):
             if getattr(loaded, "__name__", "").startswith("attnkit"):
                 for global_name, value in list(vars(loaded).items()):
                     if value is fn:
                         setattr(loaded, global_name, wrapper)
-        _MEMOIZED.add(name)
+                        replaced.append((loaded, global_name, fn))
+        _MEMOIZED[name] = replaced
+
+
+def unmemoize() -> None:
+    """Undo :func:`memoize`: every replaced name holds its function again. For a test that reads
+    the build's training runs (tests/test_figures.py) in a process whose next tests train."""
+    for replaced in _MEMOIZED.values():
+        for module, global_name, fn in replaced:
+            setattr(module, global_name, fn)
+    _MEMOIZED.clear()
 
 
 def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> bytes:

@@ -71,6 +71,22 @@ def test_memoized_figure_workers_draw_the_same_bytes(tmp_path):
     assert out.split() == ["True", "True", "True"], (out, err[-2000:])
 
 
+def test_unmemoize_gives_every_name_its_function_back():
+    import attnkit.measure
+    import attnkit.figures.ch3 as ch3   # imports a memoized function by name
+
+    plain = attnkit.measure.scaling_experiment
+    held = {name: value for name, value in vars(ch3).items() if value is plain}
+    bookcache.memoize(["attnkit.measure.scaling_experiment"])
+    try:
+        assert getattr(attnkit.measure.scaling_experiment, "_memoized", False)
+        assert all(getattr(vars(ch3)[name], "_memoized", False) for name in held)
+    finally:
+        bookcache.unmemoize()
+    assert attnkit.measure.scaling_experiment is plain
+    assert all(vars(ch3)[name] is plain for name in held)
+
+
 @pytest.mark.parametrize("name", ["attnkit.figures.ch3.qk_variance", "numpy.linalg.norm", "attnkit.measure.no_such"])
 def test_memoize_accepts_only_attnkit_functions_outside_the_figures(name):
     """memo's key leaves attnkit/figures/ out: memoizing a figure module's function would let an

@@ -8,8 +8,21 @@ import pytest
 
 from attnkit.figures import FIGURES, figure, render_svg
 from book import DOCS, FIGURE, LANGS, ROOT, pages
+from bookbuild import bookcache
 
 SITE = ROOT / "site"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def the_builds_training_runs():
+    """Draw with the build's memo of training runs (bookcache.MEMOIZED, keyed by attnkit's sources
+    and the arguments), as the build's figure workers do: a figure of a trained model is then
+    drawn from the weights the build trained, not trained again here (chapter 12's figures
+    retrained its model: 10 minutes of CI). That training is deterministic is tested where
+    it is defined (tests/test_induction.py, test_text_model.py, ...)."""
+    bookcache.memoize(bookcache.MEMOIZED)
+    yield
+    bookcache.unmemoize()
 
 
 @functools.cache

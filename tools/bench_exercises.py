@@ -11,7 +11,7 @@ context (empty cache) on the Chinese book:
 * second check on another page: 3.6's attention exercise, reached by the site's instant
   navigation (the same Python) -> result shown;
 * check after Stop: a loop that never ends is stopped after 3 s, then a right answer is checked
-  (by the spare Python that started loading once the loop had run for 2 s: overrides/assets/widgets/python.js);
+  (by the spare Python that started loading once the loop had run for 1 s: overrides/assets/widgets/python.js);
 * bytes fetched by a first visit of 3.3 before any check, and how many of them are the exercise
   widget's own files; 3.2 (a chapter page without an exercise) for comparison.
 

@@ -11,7 +11,7 @@ context (empty cache) on the Chinese book:
 * second run on another page: 3.2's listing, reached by the site's instant navigation (the same
   Python) -> result shown;
 * run after Stop: a loop that never ends is stopped after 3 s, then the listing runs again (on
-  the spare Python that started once the loop had run for 2 s);
+  the spare Python that started once the loop had run for 1 s);
 * bytes fetched by a first visit of 3.3 and 3.2 (nothing of the listings' editor or of Pyodide
   until a button is pressed), and the bytes that pressing "edit and run" fetches.
 """

@@ -19,7 +19,7 @@
 // wait for a new Python, a spare worker starts loading in the background once a run has taken
 // longer than SPARE_AFTER_MS; Stop puts the spare in its place.
 const ROOT = new URL("../../", import.meta.url).href;   // this language's site root (works from a sub-path)
-const SPARE_AFTER_MS = 2000;
+const SPARE_AFTER_MS = 1000;   // a run this long is probably not a quick listing: 1 s before a reader reaches for Stop
 
 let current = null;                  // {worker, ready, loaded}: the Python runs go to
 let spare = null;                    // a second one, loading or loaded, for after a Stop
