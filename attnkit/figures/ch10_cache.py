@@ -121,8 +121,8 @@ def mla_flow(lang: str):
     d_c, d_rope, d_nope, d_v = m.kv_lora_rank, m.qk_rope_head_dim, m.qk_nope_head_dim, m.v_head_dim
     cached = mla_cache_numbers(d_c, d_rope)                                 # c and k_rope: per token per layer
     expanded = mha_cache_numbers(m.n_heads, d_nope + d_rope, d_v)         # every head's own key and value
-    fig, ax = plt.subplots(figsize=(9.0, 5.0))
-    ax.set_xlim(0, 12.6)
+    fig, ax = plt.subplots(figsize=(9.2, 5.0))
+    ax.set_xlim(0, 12.9)
     ax.set_ylim(-0.1, 7.0)
     ax.axis("off")
 
@@ -147,7 +147,7 @@ def mla_flow(lang: str):
 
     # Every head's key and value, made again from c when needed; never stored.
     rows = [5.9, 4.65, 2.75]                                 # heads 1, 2 and the last, the dots between
-    xh, wh = 9.3, 4.0                                       # the heads' boxes: centre and width
+    xh, wh = 9.4, 4.3                                       # the heads' boxes: centre and width
     ax.text(xh, 6.75, tr(lang, f"{m.n_heads} 个头各自的键和值：用时才从 c 算出，不存",
                                f"each of the {m.n_heads} heads' key and value: made from c, not stored"),
             ha="center", va="center", fontsize=10, color=INK)
@@ -158,14 +158,14 @@ def mla_flow(lang: str):
         _box(ax, xh, y + 0.24, wh, 0.46, f"$k_{{{h}}} = [c\\,W_{{UK,{h}}},\\ k_{{\\mathrm{{rope}}}}]$: {d_nope} + {d_rope}",
              BLUE, stored=False, fontsize=10)
         _box(ax, xh, y - 0.28, wh, 0.46, f"$v_{{{h}}} = c\\,W_{{UV,{h}}}$: {d_v}", TEAL, stored=False, fontsize=10)
-        ax.text(xh + wh / 2 + 0.12, y - 0.02, tr(lang, f"头 {h}", f"head {h}"), ha="left", va="center",
+        ax.text(xh + wh / 2 + 0.22, y - 0.02, tr(lang, f"头 {h}", f"head {h}"), ha="left", va="center",
                 fontsize=10, color=INK)
     ax.text(xh, (rows[1] + rows[2]) / 2 - 0.1, "⋮", ha="center", va="center", fontsize=16, color=MUTED)
     ax.text(xh, 2.05, tr(lang, "吸收算法连这些都不算出来", "the absorbed form never even makes these"),
             ha="center", va="center", fontsize=10, color=MUTED, style="italic")
 
     # The count the cache holds, beside what it would hold with every head's own key and value.
-    left, width = 0.3, 12.0                                  # the MHA bar spans the figure; MLA's to scale
+    left, width = 0.3, 12.3                                  # the MHA bar spans the figure; MLA's to scale
     ax.barh([1.15, 0.4], [width * cached / expanded, width], left=left, height=0.5,
             color=[ACCENT, GRID], edgecolor=[ACCENT, MUTED], lw=0.8)
     ax.text(left + width * cached / expanded + 0.12, 1.15,
