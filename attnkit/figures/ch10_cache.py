@@ -1,5 +1,5 @@
 """Figures of chapter 10, sections 10.1-10.2: the KV-cache bill and the three ways to shrink it
-(ids ch10-kv-*, ch10-gqa-*; the other figures of chapter 10 are in other ch10 modules)."""
+(ids ch10-kv-*, ch10-gqa-*, ch10-mla; the other figures of chapter 10 are in other ch10 modules)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from matplotlib.patches import FancyBboxPatch
 
 from ..grouped import repeat_kv
 from ..kv_bytes import MODELS, kv_bytes_per_token, kv_cache_bytes, kv_cache_bytes_if
+from ..mla import mha_cache_numbers, mla_cache_numbers
 from ..serving import DISPLAY_NAMES, binary_size
 from ._style import ACCENT, BLUE, GRID, INK, MUTED, TEAL, tr
 from . import figure
@@ -92,6 +93,90 @@ def gqa_groups(lang: str):
     fig.text(0.01, 0.8, tr(lang, "查询头", "query\nheads"), fontsize=9.5, color=ACCENT, va="center")
     fig.text(0.01, 0.3, tr(lang, "键/值头", "key/value\nheads"), fontsize=9.5, color=TEAL, va="center")
     fig.tight_layout(rect=(0.06, 0, 1, 1))
+    return fig
+
+
+MLA_MODEL = "deepseek-v3"    # the model of the MLA figure
+MLA_HEADS_DRAWN = (1, 2)     # heads drawn before the dots; the last head is drawn after them
+
+
+def _box(ax, x, y, w, h, text, colour, *, stored=True, fontsize=10):
+    """A rounded box centred at (x, y): filled when it is stored, dashed outline when it is only computed."""
+    ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.02,rounding_size=0.1",
+                                facecolor=colour if stored else "white", edgecolor=colour if not stored else INK,
+                                lw=1.2 if not stored else 0.8, ls="--" if not stored else "-"))
+    ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, color="white" if stored else colour)
+
+
+def _arrow(ax, start, end, colour=MUTED, ls="-"):
+    ax.annotate("", xy=end, xytext=start,
+                arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1, ls=ls, shrinkA=0, shrinkB=0,
+                                mutation_scale=11))
+
+
+@figure("ch10-mla")
+def mla_flow(lang: str):
+    """One token in one layer of DeepSeek-V3's MLA: what is cached (c and k_rope), what every head makes from it."""
+    m = MODELS[MLA_MODEL]
+    d_c, d_rope, d_nope, d_v = m.kv_lora_rank, m.qk_rope_head_dim, m.qk_nope_head_dim, m.v_head_dim
+    cached = mla_cache_numbers(d_c, d_rope)                                 # c and k_rope: per token per layer
+    expanded = mha_cache_numbers(m.n_heads, d_nope + d_rope, d_v)         # every head's own key and value
+    fig, ax = plt.subplots(figsize=(9.2, 5.0))
+    ax.set_xlim(0, 12.9)
+    ax.set_ylim(-0.1, 7.0)
+    ax.axis("off")
+
+    # The token, and the two things it leaves in the cache.
+    ax.text(0.8, 5.75, tr(lang, "一个词元", "one token"), ha="center", va="center", fontsize=10, color=INK)
+    _box(ax, 0.8, 4.2, 1.0, 2.6, "$x$", MUTED, fontsize=16)
+    ax.text(0.8, 2.7, f"$d_{{\\mathrm{{model}}}}$\n= {m.d_model}", ha="center", va="top", fontsize=10, color=INK)
+    ax.add_patch(FancyBboxPatch((2.95, 2.55), 2.9, 3.55, boxstyle="round,pad=0.05,rounding_size=0.15",
+                                facecolor="#fbe9e7", edgecolor=ACCENT, lw=1.4, ls="--"))
+    ax.text(4.4, 6.45, tr(lang, "缓存（每个词元、每一层）", "cached (per token, per layer)"),
+            ha="center", va="center", fontsize=10.5, color=ACCENT, fontweight="bold")
+    _box(ax, 4.4, 5.15, 2.3, 0.75, f"$c$: {d_c}", INK, fontsize=12)
+    _box(ax, 4.4, 3.45, 2.3, 0.6, f"$k_{{\\mathrm{{rope}}}}$: {d_rope}", BLUE, fontsize=11)
+    ax.text(4.4, 4.45, tr(lang, "潜向量", "the latent"), ha="center", va="center", fontsize=10, color=INK)
+    ax.text(4.4, 2.85, tr(lang, "所有头共用", "shared by all heads"), ha="center", va="center", fontsize=10, color=BLUE)
+    _arrow(ax, (1.35, 4.9), (3.2, 5.15))
+    ax.text(2.25, 5.3, "$W_{DKV}$", ha="center", va="bottom", fontsize=10.5, color=INK)
+    ax.text(2.25, 4.78, "RMSNorm", ha="center", va="top", fontsize=9, color=MUTED)
+    _arrow(ax, (1.35, 3.45), (3.2, 3.45))
+    ax.text(2.25, 3.6, "$W_{KR}$", ha="center", va="bottom", fontsize=10.5, color=INK)
+    ax.text(2.25, 3.3, "RoPE", ha="center", va="top", fontsize=9, color=MUTED)
+
+    # Every head's key and value, made again from c when needed; never stored.
+    rows = [5.9, 4.65, 2.75]                                 # heads 1, 2 and the last, the dots between
+    xh, wh = 9.4, 4.3                                       # the heads' boxes: centre and width
+    ax.text(xh, 6.75, tr(lang, f"{m.n_heads} 个头各自的键和值：用时才从 c 算出，不存",
+                               f"each of the {m.n_heads} heads' key and value: made from c, not stored"),
+            ha="center", va="center", fontsize=10, color=INK)
+    for y, h in zip(rows, [*MLA_HEADS_DRAWN, m.n_heads]):
+        _arrow(ax, (5.6, 5.15), (xh - wh / 2 - 0.05, y + 0.24), colour=BLUE)
+        _arrow(ax, (5.6, 5.15), (xh - wh / 2 - 0.05, y - 0.28), colour=TEAL)
+        _arrow(ax, (5.6, 3.45), (xh - wh / 2 - 0.05, y + 0.24), colour=BLUE, ls=":")
+        _box(ax, xh, y + 0.24, wh, 0.46, f"$k_{{{h}}} = [c\\,W_{{UK,{h}}},\\ k_{{\\mathrm{{rope}}}}]$: {d_nope} + {d_rope}",
+             BLUE, stored=False, fontsize=10)
+        _box(ax, xh, y - 0.28, wh, 0.46, f"$v_{{{h}}} = c\\,W_{{UV,{h}}}$: {d_v}", TEAL, stored=False, fontsize=10)
+        ax.text(xh + wh / 2 + 0.22, y - 0.02, tr(lang, f"头 {h}", f"head {h}"), ha="left", va="center",
+                fontsize=10, color=INK)
+    ax.text(xh, (rows[1] + rows[2]) / 2 - 0.1, "⋮", ha="center", va="center", fontsize=16, color=MUTED)
+    ax.text(xh, 2.05, tr(lang, "吸收算法连这些都不算出来", "the absorbed form never even makes these"),
+            ha="center", va="center", fontsize=10, color=MUTED, style="italic")
+
+    # The count the cache holds, beside what it would hold with every head's own key and value.
+    left, width = 0.3, 12.3                                  # the MHA bar spans the figure; MLA's to scale
+    ax.barh([1.15, 0.4], [width * cached / expanded, width], left=left, height=0.5,
+            color=[ACCENT, GRID], edgecolor=[ACCENT, MUTED], lw=0.8)
+    ax.text(left + width * cached / expanded + 0.12, 1.15,
+            tr(lang, f"MLA 缓存：{d_c} + {d_rope} = {cached} 个数", f"MLA caches {d_c} + {d_rope} = {cached} numbers"),
+            ha="left", va="center", fontsize=10, color=INK)
+    ax.text(left + 0.12, 0.4,
+            tr(lang, f"假如每个头都存自己的键和值：{m.n_heads} × ({d_nope + d_rope} + {d_v}) = {expanded} 个数，"
+                     f"是 {expanded / cached:.0f} 倍",
+               f"if every head stored its own key and value: {m.n_heads} × ({d_nope + d_rope} + {d_v}) = {expanded} "
+               f"numbers, {expanded / cached:.0f} times more"),
+            ha="left", va="center", fontsize=10, color=INK)
     return fig
 
 
