@@ -63,8 +63,9 @@ publish: pdf
 # One pytest worker per core (pytest-xdist). worksteal hands each worker a contiguous run of
 # tests (so a file's browser, server and trained-model fixtures mostly start once) and lets an
 # idle worker take over half of another's queue (the four axe scans, the build tests).
+# --durations: the 25 slowest tests close the log, for whoever shortens CI next.
 test: pdf
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=25
 
 # Scripts that print figures. tools/bench.py works in a temporary copy (cold builds, serve, the
 # tests); the others measure the site that `build` just wrote.
