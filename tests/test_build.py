@@ -274,6 +274,69 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
     assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
 
 
+def test_converted_page_key_covers_the_exercises_where_a_page_names_them(tmp_path, monkeypatch):
+    """A page that names ``exercise`` (``exercise("id")``, ``exercise_progress("chN")``) is converted
+    again when an exercise file, bookbuild/listings.py's filter, or where a page embeds an exercise
+    changes (the chapter's index lists them in reading order, with links); a sentence edit that
+    moves no exercise keeps every key, and a page that does not name them never reads them."""
+    import shutil
+
+    pages = import_module("bookbuild.exercise_pages")
+    cache_module = import_module("bookbuild.bookcache")
+    pagecache = import_module("bookbuild.pagecache")
+    shutil.copytree(ROOT / "exercises" / "ch3", tmp_path / "exercises" / "ch3")
+    for rel in ("bookbuild/exercise_pages.py", "bookbuild/listings.py", "mkdocs.yml"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    docs = tmp_path / "docs" / "zh" / "ch3"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text('# 3\n{{ exercise_progress("ch3") }}\n', encoding="utf-8")
+    (docs / "softmax.md").write_text('# 3.3\n一句话。\n{{ exercise("ch3-softmax") }}\n', encoding="utf-8")
+    (docs / "pipeline.md").write_text('# 3.5\n{{ exercise("ch3-attention") }}\n', encoding="utf-8")
+    monkeypatch.setattr(cache_module, "ROOT", tmp_path)
+    monkeypatch.setattr(pages, "ROOT", tmp_path)
+    monkeypatch.setattr(pages, "EXERCISES", tmp_path / "exercises")
+    monkeypatch.setattr(pages, "DOCS", tmp_path / "docs")
+
+    def key(source: bytes):
+        pages.load_all.cache_clear()
+        pagecache._per_build.clear()
+        return pagecache._exercise_inputs(source, types.SimpleNamespace(theme={"language": "zh"}))
+
+    index = b'{{ exercise_progress("ch3") }}'
+    try:
+        before = key(index)
+        assert key(b"# 3.3 Softmax") == [], "a page that names no exercise does not read them"
+        (docs / "softmax.md").write_text('# 3.3\n两句话。\n{{ exercise("ch3-softmax") }}\n', encoding="utf-8")
+        assert key(index) == before, "a sentence edit that moves no exercise keeps the index page's key"
+        edits = [lambda: (docs / "pipeline.md").write_text('# 3.5\n', encoding="utf-8"),        # embedded nowhere
+                 lambda: (docs / "softmax.md").write_text('{{ exercise("ch3-attention") }}\n{{ exercise("ch3-softmax") }}',
+                                                         encoding="utf-8"),                    # another page, order
+                 lambda: (tmp_path / "exercises/ch3/softmax.py").write_text(
+                     (tmp_path / "exercises/ch3/softmax.py").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8"),
+                 lambda: (tmp_path / "bookbuild/listings.py").write_text("# another filter\n", encoding="utf-8")]
+        for number, edit in enumerate(edits):
+            edit()
+            after = key(index)
+            assert after != before, f"edit {number} kept the exercise pages' key"
+            before = after
+    finally:
+        pages.load_all.cache_clear()
+        pagecache._per_build.clear()
+    # and the converted page's key holds them
+    monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
+    monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
+    monkeypatch.setattr(pagecache, "_page_inputs", lambda source: "inputs")
+    config = types.SimpleNamespace(theme={"language": "zh"})
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/index.md", dest_uri="ch3/index.html"), url="ch3/")
+    monkeypatch.setattr(pagecache, "_exercise_inputs", lambda source, config: ["one"])
+    pagecache._per_build.clear()
+    same = pagecache._converted_key(page, config, [], index)
+    monkeypatch.setattr(pagecache, "_exercise_inputs", lambda source, config: ["two"])
+    assert pagecache._converted_key(page, config, [], index) != same
+    pagecache._per_build.clear()
+
+
 def test_patched_internals_are_the_code_they_were_written_from():
     """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search,
     exec_cache markdown-exec's _run_python, and print_site_fix replaces print-site's
@@ -364,6 +427,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     md = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md"))
     lab = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch4/lab-heads.py"))
     assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
+    assert pagecache._cacheable(md, b'{{ exercise("ch3-softmax") }} {{ exercise_progress("ch3") }}')   # their inputs are keyed
     assert not pagecache._cacheable(md, b"{{ glossary() }}")
     assert not pagecache._cacheable(md, b"{{ concept_table() }}")
     assert not pagecache._cacheable(md, b"{{ page.next_page.title }}")      # the nav is not in the key
@@ -375,7 +439,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     assert not pagecache._cacheable(md, b'  ~~~console exec="1"\n$ cat x\n~~~')
     assert pagecache._cacheable(md, b'```python exec="on" result="text"\nprint(1)\n```\n```bash\nmake serve\n```')
     # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
-    source = (BOOKBUILD / "macros.py").read_text(encoding="utf-8") + (BOOKBUILD / "glossary.py").read_text(encoding="utf-8")
+    source = "".join((BOOKBUILD / name).read_text(encoding="utf-8") for name in ("macros.py", "glossary.py", "exercise_pages.py"))
     defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
     defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
     unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
