@@ -516,17 +516,52 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert {"docs", "attnkit", "bookbuild", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 
 
-def test_serve_goes_on_with_a_prepared_build_only_after_page_edits():
+def test_serve_goes_on_with_a_prepared_build_only_after_page_and_listing_edits():
     """A prepared build has loaded the config and run on_config (hooks, attnkit, the glossary,
-    the labs' sources read): only an edit of a Markdown page of its language leaves that valid."""
-    page_only = serve_tool.page_only
-    assert page_only(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
-    assert page_only(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
-    assert not page_only(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
+    the labs' sources read): only an edit of a Markdown page of its language or of a listing
+    leaves that valid."""
+    after = serve_tool.read_after_on_config
+    assert after(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
+    assert after(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
+    assert after(ROOT / "snippets" / "ch3" / "qkv.py", "zh") and after(ROOT / "snippets" / "ch3" / "qkv.py", "en")
+    assert not after(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
     for other in ("docs/zh/ch4/lab-heads.py", "docs/glossary.yml", "bookbuild/macros.py", "mkdocs.yml", "mkdocs.en.yml",
-                  "attnkit/core.py", "snippets/ch3/qkv.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages"):
-        assert not page_only(ROOT / other, "zh") and not page_only(ROOT / other, "en"), other
-    assert not page_only(Path("/tmp/elsewhere.md"), "zh")
+                  "attnkit/core.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages", "exercises/ch3/softmax.py"):
+        assert not after(ROOT / other, "zh") and not after(ROOT / other, "en"), other
+    assert not after(Path("/tmp/elsewhere.md"), "zh")
+
+
+PREPARE_AND_LIST_READS = """
+import os, sys
+sys.path[:0] = [sys.argv[1] + "/tools", sys.argv[1]]
+import build
+seen = set()
+def hook(event, args):
+    if event in ("open", "os.scandir", "os.listdir") and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        seen.add(os.path.abspath(os.fsdecode(args[0])))
+sys.addaudithook(hook)
+config = build._load(sys.argv[2], sys.argv[3])
+config = config.plugins.on_config(config)
+config.plugins.on_shutdown()
+print("\\n".join(sorted(seen)))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_preparation_reads_no_page_and_no_listing(lang, tmp_path):
+    """What serve's shortcut rests on (tools/serve.py: read_after_on_config): loading the config
+    and running on_config, as tools/build.py's build_when_told does, opens no Markdown page and
+    nothing of snippets/ (it lists docs/ and reads the labs, which is allowed)."""
+    result = subprocess.run([sys.executable, "-c", PREPARE_AND_LIST_READS, str(ROOT), lang, str(tmp_path / "site")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    read = [Path(line) for line in result.stdout.splitlines()]
+    assert any(ROOT / "attnkit" in p.parents for p in read), "the audit hook saw nothing: the test tests nothing"
+    wrong = [p for p in read if ROOT / "snippets" in p.parents or p == ROOT / "snippets"
+             or ROOT / "docs" in p.parents and p.suffix == ".md"]
+    assert not wrong, f"a preparation read {wrong}: serve must not go on with one after an edit of those"
 
 
 class _StubBuilder:
