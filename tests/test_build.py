@@ -337,6 +337,29 @@ def test_converted_page_key_covers_the_exercises_where_a_page_names_them(tmp_pat
     pagecache._per_build.clear()
 
 
+def test_a_cached_listing_is_numbered_as_a_run_one(tmp_path, monkeypatch):
+    """markdown-exec numbers the blocks it runs, and the numbers at a page's start are in the
+    converted-page key of every later page (pagecache._counters): a listing served from the
+    listing cache takes its number as a run does, so a listing edit re-converts its own page,
+    not every page after it, and a warm build numbers the blocks as a cold one."""
+    from markdown_exec._internal.formatters import python
+
+    exec_cache = import_module("bookbuild.exec_cache")
+    store = import_module("bookbuild.bookcache").Store("listings", ".txt")
+    store.dir = tmp_path
+    monkeypatch.setattr(exec_cache, "LISTINGS", store)
+    for name in ("index", "hits", "runs"):
+        monkeypatch.setitem(exec_cache._state, name, 0)
+    run = exec_cache._cached_run(import_module("bookbuild.patches").installed(exec_cache.RUN_PYTHON))
+    taken = []
+    for _ in range(2):
+        before = python._sessions_counter[None]
+        assert run("print(6 * 7)") == "42\n"
+        taken.append(python._sessions_counter[None] - before)
+    assert (exec_cache._state["runs"], exec_cache._state["hits"]) == (1, 1)
+    assert taken == [1, 1], "a cached listing must take a block number as a run one does"
+
+
 def test_patched_internals_are_the_code_they_were_written_from():
     """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search,
     exec_cache markdown-exec's _run_python, and print_site_fix replaces print-site's
