@@ -56,6 +56,8 @@ def _where() -> str:
 
 
 def _cached_run(original):
+    from markdown_exec._internal.formatters.python import _code_block_id as code_block_id   # bookbuild/patches.py
+
     def run(code: str, returncode=None, session=None, id=None, **extra):  # noqa: A002
         where = _where()
         _state["index"] += 1
@@ -66,6 +68,10 @@ def _cached_run(original):
         cached = LISTINGS.get(k)
         if cached is not None:
             _state["hits"] += 1
+            # the block's number, taken as the run would take it (markdown-exec counts the blocks it
+            # runs): the numbers are the same whichever listings hit, so a listing edit does not
+            # change the converted-page key (pagecache: markdown-exec's counters) of every later page
+            code_block_id(id, session, extra.get("title"))
             return cached.decode("utf-8")
         had_figures = "attnkit.figures" in sys.modules
         try:

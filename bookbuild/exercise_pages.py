@@ -134,6 +134,17 @@ def reading_order(lang: str) -> list[str]:
     return sorted(load_all(), key=lambda exercise_id: (*where.get(exercise_id, unplaced), exercise_id))
 
 
+def inputs(lang: str) -> list:
+    """What the exercises shown in ``lang`` depend on besides attnkit, for the caches' keys (the
+    widgets' data, and the converted pages that name ``exercise``): the exercise files, the
+    [zh]/[en] filter (bookbuild/listings.py) and this file (labels), which page embeds each
+    exercise, and the order a reader meets them in (mkdocs.yml's nav, the pages' embeds)."""
+    from .bookcache import sources
+
+    files = sorted(EXERCISES.glob("ch*/*.py")) + [ROOT / "bookbuild" / "exercise_pages.py", ROOT / "bookbuild" / "listings.py"]
+    return [sources(files), sorted(embedded_in(lang).items()), reading_order(lang)]
+
+
 def _url(page: str | None) -> str | None:
     """A page's URL from its language's site root (directory URLs): ch3/softmax.md -> ch3/softmax/."""
     if page is None:

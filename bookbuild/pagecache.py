@@ -444,10 +444,13 @@ def _cached_build_page(original):
 CONVERTED = Store("converted", ".json")
 _converted_stats = {"hits": 0, "misses": 0, "skipped": 0}
 # macros and variables whose value depends only on attnkit and the page's own source (all in the
-# key). Not ``page`` or ``config``: a page's Jinja could read page.next_page.title or the nav,
-# which the key leaves out (no page does; one that starts to is simply converted every build)
+# key), and the exercises' macros, whose inputs (bookbuild/exercise_pages.py: inputs) are in the key
+# of a page that names ``exercise``. Not ``page`` or ``config``: a page's Jinja could read
+# page.next_page.title or the nav, which the key leaves out (no page does; one that starts to is
+# simply converted every build)
 PURE_MACROS = {"num", "pct", "zhnum", "sci", "vec", "np", "attnkit", "range", "len",
-               "enumerate", "zip", "loop", "true", "false", "none", "True", "False", "None"}
+               "enumerate", "zip", "loop", "true", "false", "none", "True", "False", "None",
+               "exercise", "exercise_progress"}
 # page events this cache has checked: their effects are attributes of the page (restored on a hit)
 # or a function of the key
 KNOWN_PAGE_HANDLERS = {
@@ -595,8 +598,21 @@ def _converted_key(page, config, files, source: bytes) -> str:
         _per_build["shared"] = key(sorted([f.src_uri, f.dest_uri, f.url] for f in files), _config_part(config),
                                    _site_digest(str(ROOT)), _distributions(), _book_inputs(),
                                    log.getEffectiveLevel() > logging.DEBUG)
-    return key("converted", 2, page.file.src_uri, page.file.dest_uri, page.url, source, _counters(),
-               _page_inputs(source), _per_build["shared"])
+    return key("converted", 3, page.file.src_uri, page.file.dest_uri, page.url, source, _counters(),
+               _page_inputs(source), _exercise_inputs(source, config), _per_build["shared"])
+
+
+def _exercise_inputs(source: bytes, config) -> list:
+    """For a page that names ``exercise`` (the macros ``exercise`` and ``exercise_progress``):
+    the exercise files and where the pages of its language embed them (exercise_pages.inputs)."""
+    if b"exercise" not in source:
+        return []
+    lang = config.theme["language"]
+    if ("exercises", lang) not in _per_build:
+        from .exercise_pages import inputs
+
+        _per_build["exercises", lang] = inputs(lang)
+    return _per_build["exercises", lang]
 
 
 def _cached_populate_page(original):

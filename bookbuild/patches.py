@@ -26,6 +26,8 @@ PATCHED = {
     "mkdocs.commands.build:_populate_page": {"31a70ea4caef1e12"},
     # bookbuild/exec_cache.py: the listing cache (markdown-exec 1.12.6)
     "markdown_exec._internal.formatters.python:_run_python": {"b9f63cf4c7d33095"},
+    # not wrapped: called by that wrapper on a hit, to number the block as _run_python would
+    "markdown_exec._internal.formatters.python:_code_block_id": {"1cff2436d2c615c2"},
     # bookbuild/print_site_fix.py: a linear anchor renaming for the print page (print-site 2.9)
     "mkdocs_print_site_plugin.urls:update_anchor_ids": {"0aee9101114eb8e4"},
 }

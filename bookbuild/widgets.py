@@ -25,7 +25,7 @@ from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
 from .bookcache import Store, attnkit_digest, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
-from .exercise_pages import EXERCISES, embedded_in, exercises_data, reading_order  # bookbuild/exercise_pages.py
+from .exercise_pages import exercises_data, inputs as exercise_inputs  # bookbuild/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 
@@ -497,14 +497,8 @@ BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "position
 
 
 def _inputs_beyond_attnkit(name: str, lang: str):
-    """What else a widget's data depends on: the exercises' files, their pages' embeds and the
-    order a reader meets them in, the [zh]/[en] filter (bookbuild/listings.py) and
-    bookbuild/exercise_pages.py (labels)."""
-    if name != "exercises":
-        return ()
-    files = sorted(EXERCISES.glob("ch*/*.py")) + [Path(__file__).with_name("exercise_pages.py"),
-                                                  Path(__file__).with_name("listings.py")]
-    return (sources(files), sorted(embedded_in(lang).items()), reading_order(lang))
+    """What else a widget's data depends on: for the exercises, exercise_pages.inputs."""
+    return exercise_inputs(lang) if name == "exercises" else ()
 
 
 def widget_data(name: str, lang: str) -> dict:

@@ -274,6 +274,92 @@ def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(
     assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
 
 
+def test_converted_page_key_covers_the_exercises_where_a_page_names_them(tmp_path, monkeypatch):
+    """A page that names ``exercise`` (``exercise("id")``, ``exercise_progress("chN")``) is converted
+    again when an exercise file, bookbuild/listings.py's filter, or where a page embeds an exercise
+    changes (the chapter's index lists them in reading order, with links); a sentence edit that
+    moves no exercise keeps every key, and a page that does not name them never reads them."""
+    import shutil
+
+    pages = import_module("bookbuild.exercise_pages")
+    cache_module = import_module("bookbuild.bookcache")
+    pagecache = import_module("bookbuild.pagecache")
+    shutil.copytree(ROOT / "exercises" / "ch3", tmp_path / "exercises" / "ch3")
+    for rel in ("bookbuild/exercise_pages.py", "bookbuild/listings.py", "mkdocs.yml"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    docs = tmp_path / "docs" / "zh" / "ch3"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text('# 3\n{{ exercise_progress("ch3") }}\n', encoding="utf-8")
+    (docs / "softmax.md").write_text('# 3.3\n一句话。\n{{ exercise("ch3-softmax") }}\n', encoding="utf-8")
+    (docs / "pipeline.md").write_text('# 3.5\n{{ exercise("ch3-attention") }}\n', encoding="utf-8")
+    monkeypatch.setattr(cache_module, "ROOT", tmp_path)
+    monkeypatch.setattr(pages, "ROOT", tmp_path)
+    monkeypatch.setattr(pages, "EXERCISES", tmp_path / "exercises")
+    monkeypatch.setattr(pages, "DOCS", tmp_path / "docs")
+
+    def key(source: bytes):
+        pages.load_all.cache_clear()
+        pagecache._per_build.clear()
+        return pagecache._exercise_inputs(source, types.SimpleNamespace(theme={"language": "zh"}))
+
+    index = b'{{ exercise_progress("ch3") }}'
+    try:
+        before = key(index)
+        assert key(b"# 3.3 Softmax") == [], "a page that names no exercise does not read them"
+        (docs / "softmax.md").write_text('# 3.3\n两句话。\n{{ exercise("ch3-softmax") }}\n', encoding="utf-8")
+        assert key(index) == before, "a sentence edit that moves no exercise keeps the index page's key"
+        edits = [lambda: (docs / "pipeline.md").write_text('# 3.5\n', encoding="utf-8"),        # embedded nowhere
+                 lambda: (docs / "softmax.md").write_text('{{ exercise("ch3-attention") }}\n{{ exercise("ch3-softmax") }}',
+                                                         encoding="utf-8"),                    # another page, order
+                 lambda: (tmp_path / "exercises/ch3/softmax.py").write_text(
+                     (tmp_path / "exercises/ch3/softmax.py").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8"),
+                 lambda: (tmp_path / "bookbuild/listings.py").write_text("# another filter\n", encoding="utf-8")]
+        for number, edit in enumerate(edits):
+            edit()
+            after = key(index)
+            assert after != before, f"edit {number} kept the exercise pages' key"
+            before = after
+    finally:
+        pages.load_all.cache_clear()
+        pagecache._per_build.clear()
+    # and the converted page's key holds them
+    monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
+    monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
+    monkeypatch.setattr(pagecache, "_page_inputs", lambda source: "inputs")
+    config = types.SimpleNamespace(theme={"language": "zh"})
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/index.md", dest_uri="ch3/index.html"), url="ch3/")
+    monkeypatch.setattr(pagecache, "_exercise_inputs", lambda source, config: ["one"])
+    pagecache._per_build.clear()
+    same = pagecache._converted_key(page, config, [], index)
+    monkeypatch.setattr(pagecache, "_exercise_inputs", lambda source, config: ["two"])
+    assert pagecache._converted_key(page, config, [], index) != same
+    pagecache._per_build.clear()
+
+
+def test_a_cached_listing_is_numbered_as_a_run_one(tmp_path, monkeypatch):
+    """markdown-exec numbers the blocks it runs, and the numbers at a page's start are in the
+    converted-page key of every later page (pagecache._counters): a listing served from the
+    listing cache takes its number as a run does, so a listing edit re-converts its own page,
+    not every page after it, and a warm build numbers the blocks as a cold one."""
+    from markdown_exec._internal.formatters import python
+
+    exec_cache = import_module("bookbuild.exec_cache")
+    store = import_module("bookbuild.bookcache").Store("listings", ".txt")
+    store.dir = tmp_path
+    monkeypatch.setattr(exec_cache, "LISTINGS", store)
+    for name in ("index", "hits", "runs"):
+        monkeypatch.setitem(exec_cache._state, name, 0)
+    run = exec_cache._cached_run(import_module("bookbuild.patches").installed(exec_cache.RUN_PYTHON))
+    taken = []
+    for _ in range(2):
+        before = python._sessions_counter[None]
+        assert run("print(6 * 7)") == "42\n"
+        taken.append(python._sessions_counter[None] - before)
+    assert (exec_cache._state["runs"], exec_cache._state["hits"]) == (1, 1)
+    assert taken == [1, 1], "a cached listing must take a block number as a run one does"
+
+
 def test_patched_internals_are_the_code_they_were_written_from():
     """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search,
     exec_cache markdown-exec's _run_python, and print_site_fix replaces print-site's
@@ -364,6 +450,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     md = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md"))
     lab = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch4/lab-heads.py"))
     assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
+    assert pagecache._cacheable(md, b'{{ exercise("ch3-softmax") }} {{ exercise_progress("ch3") }}')   # their inputs are keyed
     assert not pagecache._cacheable(md, b"{{ glossary() }}")
     assert not pagecache._cacheable(md, b"{{ concept_table() }}")
     assert not pagecache._cacheable(md, b"{{ page.next_page.title }}")      # the nav is not in the key
@@ -375,7 +462,7 @@ def test_converted_pages_are_only_those_whose_template_code_is_pure():
     assert not pagecache._cacheable(md, b'  ~~~console exec="1"\n$ cat x\n~~~')
     assert pagecache._cacheable(md, b'```python exec="on" result="text"\nprint(1)\n```\n```bash\nmake serve\n```')
     # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
-    source = (BOOKBUILD / "macros.py").read_text(encoding="utf-8") + (BOOKBUILD / "glossary.py").read_text(encoding="utf-8")
+    source = "".join((BOOKBUILD / name).read_text(encoding="utf-8") for name in ("macros.py", "glossary.py", "exercise_pages.py"))
     defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
     defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
     unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
@@ -452,17 +539,52 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert {"docs", "attnkit", "bookbuild", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 
 
-def test_serve_goes_on_with_a_prepared_build_only_after_page_edits():
+def test_serve_goes_on_with_a_prepared_build_only_after_page_and_listing_edits():
     """A prepared build has loaded the config and run on_config (hooks, attnkit, the glossary,
-    the labs' sources read): only an edit of a Markdown page of its language leaves that valid."""
-    page_only = serve_tool.page_only
-    assert page_only(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
-    assert page_only(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
-    assert not page_only(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
+    the labs' sources read): only an edit of a Markdown page of its language or of a listing
+    leaves that valid."""
+    after = serve_tool.read_after_on_config
+    assert after(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
+    assert after(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
+    assert after(ROOT / "snippets" / "ch3" / "qkv.py", "zh") and after(ROOT / "snippets" / "ch3" / "qkv.py", "en")
+    assert not after(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
     for other in ("docs/zh/ch4/lab-heads.py", "docs/glossary.yml", "bookbuild/macros.py", "mkdocs.yml", "mkdocs.en.yml",
-                  "attnkit/core.py", "snippets/ch3/qkv.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages"):
-        assert not page_only(ROOT / other, "zh") and not page_only(ROOT / other, "en"), other
-    assert not page_only(Path("/tmp/elsewhere.md"), "zh")
+                  "attnkit/core.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages", "exercises/ch3/softmax.py"):
+        assert not after(ROOT / other, "zh") and not after(ROOT / other, "en"), other
+    assert not after(Path("/tmp/elsewhere.md"), "zh")
+
+
+PREPARE_AND_LIST_READS = """
+import os, sys
+sys.path[:0] = [sys.argv[1] + "/tools", sys.argv[1]]
+import build
+seen = set()
+def hook(event, args):
+    if event in ("open", "os.scandir", "os.listdir") and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        seen.add(os.path.abspath(os.fsdecode(args[0])))
+sys.addaudithook(hook)
+config = build._load(sys.argv[2], sys.argv[3])
+config = config.plugins.on_config(config)
+config.plugins.on_shutdown()
+print("\\n".join(sorted(seen)))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_preparation_reads_no_page_and_no_listing(lang, tmp_path):
+    """What serve's shortcut rests on (tools/serve.py: read_after_on_config): loading the config
+    and running on_config, as tools/build.py's build_when_told does, opens no Markdown page and
+    nothing of snippets/ (it lists docs/ and reads the labs, which is allowed)."""
+    result = subprocess.run([sys.executable, "-c", PREPARE_AND_LIST_READS, str(ROOT), lang, str(tmp_path / "site")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    read = [Path(line) for line in result.stdout.splitlines()]
+    assert any(ROOT / "attnkit" in p.parents for p in read), "the audit hook saw nothing: the test tests nothing"
+    wrong = [p for p in read if ROOT / "snippets" in p.parents or p == ROOT / "snippets"
+             or ROOT / "docs" in p.parents and p.suffix == ".md"]
+    assert not wrong, f"a preparation read {wrong}: serve must not go on with one after an edit of those"
 
 
 class _StubBuilder:

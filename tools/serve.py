@@ -21,11 +21,12 @@ The flow, and why a served page is never stale:
 
 One shortcut, safe by construction: while the reader looks at a page the next build is
 *prepared* (:class:`Prepared`: config loaded, hooks and attnkit imported, the plugins'
-``on_config`` run: 0.2-0.3 s of a reload). It is used only when every edit since is a Markdown
-page of its language (:func:`page_only`: ``on_config`` never reads a page) and the date and
-commit are unchanged; after any other edit a fresh process builds. A prepared build that is
-still running when another page edit comes is stopped for the newer one (at most ``SUPERSEDE``
-times in a row), so two saves a second apart are served one build after the second, not two.
+``on_config`` run). It is used only when every edit since is a Markdown page of its language
+or a listing (:func:`read_after_on_config`: ``on_config`` reads neither; tests/test_build.py
+records what it opens) and the date and commit are unchanged; after any other edit a fresh
+process builds. A prepared build that is still running when another such
+edit comes is stopped for the newer one (at most ``SUPERSEDE`` times in a row), so two saves a
+second apart are served one build after the second, not two.
 """
 
 from __future__ import annotations
@@ -89,18 +90,19 @@ def langs_for(path: Path) -> set[str]:
     return set(LANGS)
 
 
-def page_only(path: Path | None, lang: str) -> bool:
-    """Whether ``path`` is a Markdown page of ``lang`` (docs/<lang>/**.md): the one kind of edit a
-    prepared build may go on after. Loading the config and running the plugins' ``on_config``
-    reads the configs, the hooks, attnkit, tools/, overrides/, the glossary and the labs
-    (docs/<lang>/**/lab-*.py), never a page: MkDocs reads the pages after ``on_config``."""
-    if path is None:   # Builder's mark for "not a page edit"
+def read_after_on_config(path: Path | None, lang: str) -> bool:
+    """Whether ``path`` is a Markdown page of ``lang`` (docs/<lang>/**.md) or a listing
+    (snippets/**): the edits a prepared build may go on after. Loading the config and running the
+    plugins' ``on_config`` reads the configs, the hooks, attnkit, tools/, overrides/, the glossary
+    and the labs (docs/<lang>/**/lab-*.py), never a page or a listing: MkDocs reads those after
+    ``on_config`` (tests/test_build.py checks what a preparation opens)."""
+    if path is None:   # Builder's mark for "not such an edit"
         return False
     try:
         rel = path.resolve().relative_to(ROOT).parts
     except ValueError:
         return False
-    return rel[:2] == ("docs", lang) and path.suffix == ".md"
+    return rel[:2] == ("docs", lang) and path.suffix == ".md" or rel[:1] == ("snippets",)
 
 
 def stamp() -> tuple[str, str]:
@@ -137,7 +139,7 @@ class Prepared:
 
     def still_valid(self, edits: list) -> bool:
         """Whether it loaded what a fresh build would load after ``edits``."""
-        return (self.job.is_alive() and all(page_only(path, self.lang) for path in edits)
+        return (self.job.is_alive() and all(read_after_on_config(path, self.lang) for path in edits)
                 and self.stamp == stamp())
 
     def go(self) -> bool:
@@ -179,7 +181,7 @@ class Builder:
         self.seen = time.perf_counter()         # when the first of them was seen
         self.job = None                         # the running build's process
         self.prepared: Prepared | None = None
-        self.superseded = 0                     # builds stopped in a row for a newer page edit
+        self.superseded = 0                     # builds stopped in a row for a newer page or listing edit
         self.stopped = False
         self.count = 0                          # numbers the build folders
         threading.Thread(target=self._run, daemon=True).start()
@@ -228,12 +230,12 @@ class Builder:
             if started is None:
                 return                          # the server is stopping
             job, out, went_on = started
-            if went_on:                         # a page edit: prepare the next build while this one runs
+            if went_on:                         # a page or listing edit: prepare the next build while this one runs
                 self._prepare()                 # (after other edits, once it is done: no CPU taken from it)
                 if self._supersede(job):
                     discard(out)
                     self.log(f"{self.lang}: build stopped after {time.perf_counter() - start:.1f} s: "
-                             "a newer page edit is built instead")
+                             "a newer page or listing edit is built instead")
                     with self.lock:
                         self.edits = edits + self.edits   # still to be shown, by the next build
                     continue
@@ -296,12 +298,13 @@ class Builder:
 
     def _supersede(self, job) -> bool:
         """Wait for ``job`` (a build that went on from a preparation); stop it and return True when,
-        before it ends, a page edit of this language comes and the next build is prepared (and this
-        has not happened ``SUPERSEDE`` times in a row: saves that never pause still see a build)."""
+        before it ends, a page or listing edit of this language comes and the next build is prepared
+        (and this has not happened ``SUPERSEDE`` times in a row: saves that never pause still see a
+        build)."""
         while job.is_alive() and self.superseded < self.SUPERSEDE:
             job.join(0.05)
             with self.lock:
-                newer = self.pending.is_set() and all(page_only(path, self.lang) for path in self.edits)
+                newer = self.pending.is_set() and all(read_after_on_config(path, self.lang) for path in self.edits)
                 ready = self.prepared is not None and self.prepared.job.is_alive() and not self.stopped
             if newer and ready and job.is_alive():
                 kill(job)
