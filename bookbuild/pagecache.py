@@ -97,7 +97,6 @@ def check_page_handlers(config) -> None:
 def on_config(config):
     check_page_handlers(config)
     patch("material.plugins.search.plugin:SearchIndex.add_entry_from_context", _cached_entries)
-    patch("material.plugins.search.plugin:SearchPlugin.on_page_context", _quick_page_context)
     patch("mkdocs.theme:Theme.get_env", _with_bytecode_cache)
     patch("mkdocs.commands.build:_build_page", _cached_build_page)
     patch("mkdocs.commands.build:_populate_page", _cached_populate_page)
@@ -110,27 +109,6 @@ def on_config(config):
     _site_digest.cache_clear()   # once per build (a process may build twice)
     _distributions.cache_clear()
     return config
-
-
-# Material's search plugin removes ``data-search-*="..."`` attributes from every page's content
-# with a pattern that begins with ``\s?``, tried at every character of the book's 3 MB of pages
-# (40 ms of CPU per build): on a page where the attribute does not occur that removal changes
-# nothing, so the wrapper skips it there and runs the plugin's own method everywhere else. Only
-# for the Material code it was written from (bookbuild/patches.py).
-DATA_SEARCH = re.compile(r'data-search-\w+="[^"]+"')   # what the plugin's pattern needs, literal first
-
-
-def _quick_page_context(original):
-    def on_page_context(self, context, *, page, config, nav):
-        if not isinstance(page.content, str) or DATA_SEARCH.search(page.content):
-            return original(self, context, page=page, config=config, nav=nav)
-        if not self.config.enabled:
-            return None
-        self.search_index.add_entry_from_context(page)
-        return None
-
-    on_page_context.__wrapped__ = original
-    return on_page_context
 
 
 def _jinja_folder(env) -> str:

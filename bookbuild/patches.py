@@ -20,7 +20,6 @@ import inspect
 PATCHED = {
     # bookbuild/pagecache.py: the converted-page, search-entry and template caches
     "material.plugins.search.plugin:SearchIndex.add_entry_from_context": {"4ca78ac4321f7704"},
-    "material.plugins.search.plugin:SearchPlugin.on_page_context": {"33eb62fd1688be4d"},
     "mkdocs.theme:Theme.get_env": {"9c26120fb96f9204"},
     "mkdocs.commands.build:_build_page": {"adcdbd14b2361126"},
     "mkdocs.commands.build:_populate_page": {"31a70ea4caef1e12"},

@@ -135,30 +135,3 @@ def test_figure_imports_are_cached_under_the_source(tmp_path, monkeypatch):
     assert bookcache._direct_imports(source) == ["ch3.py", "ch4.py"] and list(tmp_path.rglob("*.imports.json"))
     assert bookcache._direct_imports(source) == ["ch3.py", "ch4.py"]   # a hit
     assert bookcache._direct_imports(source.replace(b"ch3", b"ch6")) == ["ch6.py", "ch4.py"]
-
-
-def test_search_context_skips_only_a_removal_that_changes_nothing():
-    """pagecache.py skips Material's removal of ``data-search-*="..."`` attributes on pages that
-    have none (a pattern tried at every character of every page): the content and the search
-    entries are what the plugin's own method leaves, with and without such attributes."""
-    import types
-
-    from material.plugins.search.plugin import SearchPlugin
-
-    pagecache = import_module("bookbuild.pagecache")
-    original = getattr(SearchPlugin.on_page_context, "__wrapped__", SearchPlugin.on_page_context)
-    assert import_module("bookbuild.patches").known("material.plugins.search.plugin:SearchPlugin.on_page_context"), (
-        "mkdocs-material's SearchPlugin.on_page_context changed: check pagecache._quick_page_context against it "
-        "and add its digest to bookbuild/patches.py")
-    quick = pagecache._quick_page_context(original)
-    for content in ['<p data-search-exclude>x</p>', '<p class="a" data-search-exclude="1">x</p> <i data-search-y="z">',
-                    "<p>plain</p>", ""]:
-        results = []
-        for method in (original, quick):
-            indexed = []
-            plugin = types.SimpleNamespace(config=types.SimpleNamespace(enabled=True),
-                                           search_index=types.SimpleNamespace(add_entry_from_context=lambda page: indexed.append(page.content)))
-            page = types.SimpleNamespace(content=content)
-            assert method(plugin, {"x": 1}, page=page, config=None, nav=None) is None
-            results.append((page.content, indexed))
-        assert results[0] == results[1], content
