@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-# Helpers shared with tools/ live in tools/ (tools never import from tests): browser.py.
+# tools/ on the path: tests/test_build.py imports tools/build.py, the program it tests.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 USES = {

@@ -32,7 +32,7 @@ import time
 import pytest
 
 from book import ROOT
-from browser import SITE, launch, serve_site
+from bookbuild.browser import SITE, launch, serve_site
 
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -5,7 +5,7 @@ Every page's math and images are checked in tests/test_pages.py (render_problems
 
 import pytest
 
-from browser import launch, serve_site
+from bookbuild.browser import launch, serve_site
 from book import ROOT
 from test_axe import site_pages
 

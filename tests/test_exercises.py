@@ -251,7 +251,7 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
     chapters by the site's own (instant) navigation, one exercise per chapter is solved with the
     same Python (no check after the first chapter's waits for a start-up); each chapter's index
     counts the solved ones."""
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     data = json.loads((SITE / ("en/" if lang == "en" else "") / "data/widgets/exercises.json").read_text(encoding="utf-8"))
     prefix = "/en/" if lang == "en" else "/"

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from browser import SITE
+from bookbuild.browser import SITE
 from test_axe import TAGS, inject_axe
 
 MIN_PX = 9.0

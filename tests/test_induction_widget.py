@@ -38,7 +38,7 @@ def test_replay_data_is_the_books_training(lang):
 
 @pytest.fixture(scope="module")
 def browser():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site() as base, launch() as b:
         yield base, b

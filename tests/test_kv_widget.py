@@ -77,7 +77,7 @@ browser_only = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def site():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site(SITE) as base, launch() as browser:
         yield base, browser

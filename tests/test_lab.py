@@ -72,7 +72,7 @@ def test_lab_runs_as_a_script(lab, lang):
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
 def test_lab_pages_render_offline_in_a_browser(lang):
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site() as base, launch() as browser:
         page = browser.new_page()

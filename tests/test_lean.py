@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from book import ROOT
-from browser import SITE, launch, serve_site
+from bookbuild.browser import SITE, launch, serve_site
 from importlib import import_module
 
 lean = import_module("bookbuild.trim_and_minify")

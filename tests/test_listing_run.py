@@ -24,7 +24,7 @@ DIFFERS = {"zh": "和书上的输出不一样", "en": "Differs from the book"}
 
 @pytest.fixture(scope="module")
 def reader():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site() as base, launch() as browser:
         pages = {}

@@ -199,7 +199,7 @@ def test_katex_fonts_keep_every_glyph_a_formula_draws(lang):
 def test_trimmed_katex_stylesheet_styles_every_formula_as_the_full_one(dark):
     """Put KaTeX's whole stylesheet back in place of the trimmed one and compare every property
     of every element inside each formula (and its ::before/::after), on the pages with the most math."""
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     full = (ROOT / "node_modules" / "katex" / "dist" / "katex.min.css").read_text(encoding="utf-8")
     trimmed = (SITE / "assets" / "vendor" / "katex" / "katex.min.css").read_text(encoding="utf-8")

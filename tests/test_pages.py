@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from browser import launch, serve_site
+from bookbuild.browser import launch, serve_site
 from test_axe import WIDTHS, confirmed, report, reveal, scan, settle, site_pages
 from test_browser import render_problems
 from test_code_columns import column_problems

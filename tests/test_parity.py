@@ -70,7 +70,7 @@ def foreign_attributes(html: str, lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_labels_and_tooltips_speak_the_page_language(lang):
-    from browser import SITE
+    from bookbuild.browser import SITE
     root = SITE / "en" if lang == "en" else SITE
     found, read = {}, 0
     for page in sorted(root.rglob("*.html")):
@@ -88,7 +88,7 @@ def test_labels_and_tooltips_speak_the_page_language(lang):
 def test_not_found_page_speaks_its_book_language(lang, heading):
     """A mistyped address lands on a page in the reader's language that leads back into the book
     (Material's own 404 says "404 - Not found" in every language)."""
-    from browser import SITE
+    from bookbuild.browser import SITE
     html = ((SITE / "en" if lang == "en" else SITE) / "404.html").read_text(encoding="utf-8")
     assert f"<h1>{heading}</h1>" in html and "Not found" not in html
     home = "/en/" if lang == "en" else "/"
@@ -143,7 +143,7 @@ def unmarked_foreign_text(html: str, lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_text_in_the_other_language_says_so(lang):
-    from browser import SITE
+    from bookbuild.browser import SITE
     root = SITE / "en" if lang == "en" else SITE
     found: dict[str, list[str]] = {}
     for page in sorted(root.rglob("*.html")):

@@ -91,7 +91,7 @@ def chapter_titles(lang: str) -> list[str]:
 @functools.cache
 def print_page_facts(lang: str) -> dict:
     """What the print page holds, read in Chromium with print media (the state that is printed)."""
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site(SITE, prefix=pdf_tool.site_prefix(SITE)) as base, launch() as browser:
         page = browser.new_page()
@@ -328,7 +328,7 @@ def test_every_widget_has_a_static_form_in_print(lang):
 
 def test_widget_rule_catches_an_empty_box():
     """The widget check itself: a bare widget fails it, a widget with a static form passes."""
-    from browser import launch
+    from bookbuild.browser import launch
 
     html = """<div id="print-site-page">
       <div data-widget="bare" style="height:80px"></div>

@@ -114,7 +114,7 @@ LISTING = "ch3/softmax_cake.py"
 
 @pytest.fixture(scope="module")
 def playground():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site() as base, launch() as browser:
         page = browser.new_page(1000, 900)

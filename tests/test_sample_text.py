@@ -48,7 +48,7 @@ def test_widget_data_and_weights_are_the_books_model(lang):
 
 @pytest.fixture(scope="module")
 def browser():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site() as base, launch() as b:
         yield base, b

@@ -64,7 +64,7 @@ PAGE_STATE = """() => ({
 
 @pytest.mark.browser
 def test_site_works_under_a_sub_path():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site(SITE, prefix=PREFIX) as base, launch() as browser:
         assert base.endswith(PREFIX)

@@ -68,7 +68,7 @@ def test_the_code_the_widget_runs_is_the_trainer():
 
 @pytest.fixture(scope="module")
 def browser():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site() as base, launch() as b:
         yield base, b

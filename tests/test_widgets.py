@@ -154,7 +154,7 @@ browser_only = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def site():
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site(SITE) as base, launch() as browser:
         yield base, browser
@@ -552,11 +552,11 @@ def test_widgets_fit_a_phone_in_dark_mode(site, lang):
 
 @browser_only
 def test_a_phone_tap_picks_a_word(site):
-    from browser import Page
+    from bookbuild.browser import Page
 
     base, browser = site
     context = browser._browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True,
-                                           service_workers="block", bypass_csp=True)  # see tools/browser.py
+                                           service_workers="block", bypass_csp=True)  # see bookbuild/browser.py
     page = Page(context)
     page.goto(base + "/tour/")
     page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")

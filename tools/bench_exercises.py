@@ -30,9 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py
 from bookbuild.bench import load, sitemap_for  # noqa: E402
-from browser import launch, serve_site  # noqa: E402
+from bookbuild.browser import launch, serve_site  # noqa: E402
 
 SOFTMAX = "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.max(x))\n    return e / np.sum(e)\n"
 LOOP = "def softmax(x):\n    while True:\n        pass\n"

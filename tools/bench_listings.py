@@ -26,9 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py
 from bookbuild.bench import load, sitemap_for  # noqa: E402
-from browser import launch, serve_site  # noqa: E402
+from bookbuild.browser import launch, serve_site  # noqa: E402
 
 LOOP = "i = 0\nwhile True:\n    i += 1\n    if i % 100000 == 0:\n        print('looping', i)\n"
 DONE = "() => ['same', 'differs', 'failed', 'stopped'].includes(document.querySelector('.listing-live').dataset.state)"

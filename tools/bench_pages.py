@@ -35,8 +35,8 @@ from pathlib import Path
 from statistics import median
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
-from browser import launch, serve_site  # noqa: E402
+sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
+from bookbuild.browser import launch, serve_site  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 LIGHTHOUSE_PAGES = ("chapter", "tour")

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py (also when imported by path)
-from browser import launch, serve_site  # noqa: E402
+sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
+from bookbuild.browser import launch, serve_site  # noqa: E402
 
 
 def build(target: Path) -> None:

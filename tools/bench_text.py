@@ -28,8 +28,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
 from bookbuild.bench import load  # noqa: E402
 
 from attnkit import bpe, realtext  # noqa: E402
@@ -93,7 +92,7 @@ def bench_weights(site: Path) -> None:
 
 
 def bench_browser(site: Path) -> None:
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     with serve_site(site) as base, launch() as b:
         for lang, path in (("zh", "/ch12/decoding/"), ("en", "/en/ch12/decoding/")):

@@ -24,8 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))  # tools/browser.py
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
 from bookbuild.bench import load  # noqa: E402
 
 from attnkit import training  # noqa: E402
@@ -81,7 +80,7 @@ def build_cost() -> None:
 
 
 def browser(site: Path, runs: int) -> None:
-    from browser import launch, serve_site
+    from bookbuild.browser import launch, serve_site
 
     steps = training.BOOK["steps"]
     rows = []

@@ -23,9 +23,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py (also when imported by path)
-sys.path.insert(0, str(ROOT))   # bookbuild
-from browser import launch, serve_site  # noqa: E402
+sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
+from bookbuild.browser import launch, serve_site  # noqa: E402
 from bookbuild.offline_pdf import PDF_NAMES  # noqa: E402  (the build names the files)
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}

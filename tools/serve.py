@@ -60,7 +60,7 @@ IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
 PRELOAD = ["mkdocs.commands.build", "mkdocs.config", "mkdocs.__main__", "material.plugins.search.plugin",
            "markdown_exec", "mkdocs_macros.plugin", "mkdocs_print_site_plugin.plugin", "mkdocs_jupyter.plugin",
            "pymdownx.superfences", "pymdownx.snippets", "pymdownx.arithmatex", "pymdownx.highlight",
-           "numpy", "yaml", "jupytext", "serve_warm"]
+           "numpy", "yaml", "jupytext", "bookbuild.serve_warm"]
 PYODIDE_URL = "/assets/pyodide/"
 RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
 const me = document.currentScript;
@@ -479,9 +479,10 @@ def start_forkserver(langs) -> multiprocessing.context.BaseContext:
     os.environ["BOOK_BUILDS_AT_ONCE"] = str(len(langs))
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(PRELOAD)
-    # Python 3.11's forkserver ignores the parent's sys.path while preloading: give it tools/.
+    # Python 3.11's forkserver ignores the parent's sys.path while preloading: give it tools/
+    # (build.py, whose functions the builds run) and the repository (bookbuild.serve_warm).
     saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent), saved]))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent), str(ROOT), saved]))
     multiprocessing.forkserver.ensure_running()
     if saved is None:
         del os.environ["PYTHONPATH"]

@@ -16,8 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/browser.py
-from browser import launch, serve_site  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the repository, for bookbuild (not installed)
+from bookbuild.browser import launch, serve_site  # noqa: E402
 
 
 def main() -> None:
