@@ -2,8 +2,8 @@ from attnkit import tinygpt
 from attnkit.kvcache import DEMO_MODEL, DEMO_PROMPT, MODEL_SIZES, cache_bytes, cache_numbers, generate
 from attnkit.text import pad, row
 
-# 一个会数乘加次数的小解码器，随机权重，尺寸就是正文说的那些 [zh]
-# a small decoder that counts its multiply-adds: random weights, the sizes given above [en]
+# 一个会数乘加次数的小解码器：随机权重，尺寸取自 kvcache.DEMO_MODEL [zh]
+# a small decoder that counts its multiply-adds: random weights, sizes from kvcache.DEMO_MODEL [en]
 params = tinygpt.init(**DEMO_MODEL)   # vocab_size, d_model, n_heads, n_layers, n_ctx, seed
 prompt = list(DEMO_PROMPT)
 plain = generate(params, prompt, n_new=8, use_cache=False)
