@@ -53,6 +53,20 @@ def _names(fn, module_globals: dict, seen: set) -> set[str]:
     return names
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--pages", default="", metavar="PARTS",
+        help="the whole-book browser sweeps (test_pages, the dark axe sweep, the phone-width check) visit "
+             "only the pages whose URL path contains one of these comma-separated parts, e.g. "
+             "--pages ch9/kv-cache,tour; checks that need the whole book are then skipped")
+
+
+@pytest.fixture
+def only_pages(pytestconfig) -> list[str]:
+    """The parts given with ``--pages`` (empty: every page)."""
+    return [part.strip() for part in pytestconfig.getoption("--pages").split(",") if part.strip()]
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         fn = getattr(item, "function", None)

@@ -59,6 +59,21 @@ def site_pages() -> list[str]:
     return found
 
 
+def chosen(paths: list[str], only: list[str]) -> list[str]:
+    """``paths`` that contain one of ``only`` (all of them when ``only`` is empty)."""
+    return [p for p in paths if not only or any(part in p for part in only)]
+
+
+def swept(lang: str, only: list[str]) -> list[str]:
+    """The pages of ``lang`` a whole-book sweep visits: all of them, or those whose path contains
+    one of ``only`` (pytest's ``--pages`` option, tests/conftest.py); skips the test when none does."""
+    paths = chosen([p for p in site_pages() if p.startswith("/en/") == (lang == "en")], only)
+    if only and not paths:
+        pytest.skip(f"--pages {','.join(only)}: no {lang} page matches")
+    assert paths, "no built pages: run make build first"
+    return paths
+
+
 # Open every fold, then wait until the page is settled: widgets mounted, playground's editor in place.
 SETTLE = """() => {
   for (const d of document.querySelectorAll("details")) d.open = true;
@@ -221,11 +236,18 @@ def test_site_pages_are_discovered_from_the_build():
     assert not [u for u in urls if "/assets/" in u]
 
 
+def test_the_pages_option_keeps_the_pages_whose_path_contains_a_part():
+    paths = ["/", "/ch9/kv-cache/", "/en/", "/en/ch9/kv-cache/", "/en/tour/", "/404.html"]
+    assert chosen(paths, []) == paths
+    assert chosen(paths, ["ch9/kv-cache"]) == ["/ch9/kv-cache/", "/en/ch9/kv-cache/"]
+    assert chosen(paths, ["en/tour", "404"]) == ["/en/tour/", "/404.html"]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_axe_finds_no_wcag_violation_in_the_dark_palette(lang):
+def test_axe_finds_no_wcag_violation_in_the_dark_palette(lang, only_pages):
     # the print page is made to be printed, in the light palette (tools/pdf.py); each of its
     # chapters is a page of its own, scanned here (it took 54-60 s of each dark sweep)
-    paths = [p for p in site_pages() if p.startswith("/en/") == (lang == "en") and "print_page" not in p]
+    paths = [p for p in swept(lang, only_pages) if "print_page" not in p]
     failures, seconds = {}, {}
     start = time.perf_counter()
     with serve_site() as base, launch() as browser:

@@ -7,7 +7,7 @@ import pytest
 
 from bookbuild.browser import launch, serve_site
 from book import ROOT
-from test_axe import site_pages
+from test_axe import chosen, site_pages
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-artifacts" / "shots"
@@ -102,14 +102,14 @@ def test_softmax_page_fits_phone_and_dark_mode(site, lang, width, dark):
     assert not page.outside and not page.errors
 
 
-def test_every_page_fits_a_phone_before_its_scripts_run(site):
+def test_every_page_fits_a_phone_before_its_scripts_run(site, only_pages):
     """Before Material's script runs, and for a reader without JavaScript, no page is wider than a
     320 px phone. A page laid out wider than the screen shows its first frames zoomed out; the
     language menu did this on every page (overrides/assets/book.css, .no-js .md-select__inner)."""
     base, browser = site
     page = browser.new_page(width=320, height=640, scripts=False)
     wide = []
-    for path in site_pages():
+    for path in chosen(site_pages(), only_pages):
         page.goto(base + path, wait_until="load")
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         if overflow > 1:
