@@ -1,11 +1,11 @@
 from attnkit import tinygpt
-from attnkit.kvcache import DEMO_MODEL, DEMO_PROMPT, MODEL_SIZES, cache_bytes, cache_numbers, generate
+from attnkit.kvcache import MODEL_SIZES, cache_bytes, cache_numbers, generate
 from attnkit.text import pad, row
 
-# 一个会数乘加次数的小解码器：随机权重，尺寸取自 kvcache.DEMO_MODEL [zh]
-# a small decoder that counts its multiply-adds: random weights, sizes from kvcache.DEMO_MODEL [en]
-params = tinygpt.init(**DEMO_MODEL)   # vocab_size, d_model, n_heads, n_layers, n_ctx, seed
-prompt = list(DEMO_PROMPT)
+# 一个会数乘加次数的小解码器（attnkit.kvcache.DEMO_MODEL） [zh]
+# a small decoder that counts its multiply-adds (attnkit.kvcache.DEMO_MODEL) [en]
+params = tinygpt.init(vocab_size=32, d_model=16, n_heads=2, n_layers=2, n_ctx=256, seed=0)
+prompt = [1, 2, 3]
 plain = generate(params, prompt, n_new=8, use_cache=False)
 cached = generate(params, prompt, n_new=8, use_cache=True)
 print("词元相同：", plain.tokens == cached.tokens)                      # [zh]
