@@ -26,3 +26,16 @@ def test_each_tool_answers_help(program, tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"{program.name} --help failed:\n{done.stderr[-2000:]}"
     assert "usage" in done.stdout.lower(), f"{program.name} --help printed no usage:\n{done.stdout[:500]}"
+
+
+def test_every_module_serve_preloads_exists():
+    """tools/serve.py's forkserver imports PRELOAD once before it forks a build, and Python's
+    forkserver skips a name that fails to import without a word: the builds would then import
+    it themselves, slower, and nothing would say so. Each name must be found (from tools/ and
+    the repository, the forkserver's path)."""
+    import importlib.util
+
+    import serve
+
+    missing = [name for name in serve.PRELOAD if importlib.util.find_spec(name) is None]
+    assert not missing, f"serve.PRELOAD names modules that do not exist: {missing}"
