@@ -64,6 +64,12 @@ def test_widget_scripts_type_no_numbers_and_load_nothing_from_outside():
         assert "innerHTML" not in source and "insertAdjacentHTML" not in source, f"{path.name}: parses text as HTML"
 
 
+# The page has widgets and all of them are mounted. Without the first half, a page with no widget
+# passes at once. The one failure of test_widgets_survive_instant_navigation_and_print on record
+# (a CI run under load: no print figure found on /tour/) fits that: after go_forward() under
+# instant navigation the home page, which has no widget, can still be in the document.
+ALL_MOUNTED = ("document.querySelectorAll('[data-widget]').length > 0 && "
+               "[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
 ROUNDED = 5.0001e-7   # bookbuild/widgets.py rounds the widgets' JSON to 6 decimals
 
 
@@ -164,8 +170,7 @@ def open_tour(site, lang="zh", width=1280, dark=False):
     base, browser = site
     page = browser.new_page(width=width, dark=dark)
     page.goto(base + ("/en/tour/" if lang == "en" else "/tour/"))
-    page.wait_for_function("document.querySelectorAll('[data-widget]').length > 0 && "
-                           "[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    page.wait_for_function(ALL_MOUNTED)
     reveal(page)   # every widget drawn, as after the reader scrolled to it (content-visibility skips those off screen)
     return page
 
@@ -521,15 +526,17 @@ def test_widgets_survive_instant_navigation_and_print(site):
     page.wait_for_load_state("networkidle")
     page.locator('.md-nav a[href$="tour/"]').first.click()
     page.wait_for_url("**/tour/")
-    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    page.wait_for_function(ALL_MOUNTED)
     assert page.locator('[data-widget="click-a-word"] line.attn-link').count() > 0
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1   # no full reload
     page.go_back()
     page.wait_for_url(base + "/")
     page.go_forward()
-    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    page.wait_for_url("**/tour/")
+    page.wait_for_function(ALL_MOUNTED)
     page.emulate_media(media="print")
     assert page.locator("[data-widget]").first.is_hidden()
+    assert page.locator(".print-only img").count() > 0, "the tour's print figures are not in the page"
     assert page.locator(".print-only img").first.is_visible()
     page.emulate_media(media="screen")
     assert page.locator(".print-only img").first.is_hidden()
@@ -559,7 +566,7 @@ def test_a_phone_tap_picks_a_word(site):
                                            service_workers="block", bypass_csp=True)  # see bookbuild/browser.py
     page = Page(context)
     page.goto(base + "/tour/")
-    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    page.wait_for_function(ALL_MOUNTED)
     widget = page.locator('[data-widget="click-a-word"]')
     r, focus, step = tour_sentence("cat-ball-fun", "zh")
     widget.locator(".attn-tokens .attn-choice").nth(2).tap()
@@ -584,7 +591,7 @@ def test_every_page_with_a_widget_mounts_it(site, lang):
         page.goto(base + ("/en/" if lang == "en" else "/") + "".join(p + "/" for p in parts))
         page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted && e.dataset.mounted !== 'loading')")
         states = page.locator("[data-widget]").evaluate_all("ws => ws.map(w => w.dataset.widget + ':' + w.dataset.mounted)")
-        assert all(s.endswith(":yes") for s in states), f"{source}: {states}"
+        assert states and all(s.endswith(":yes") for s in states), f"{source}: {states}"
     assert not page.errors and not page.outside
 
 
@@ -632,7 +639,7 @@ def open_rope(site, lang="zh", width=1280, dark=False):
     base, browser = site
     page = browser.new_page(width=width, dark=dark)
     page.goto(base + ("/en/ch10/rope/" if lang == "en" else "/ch10/rope/"))
-    page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
+    page.wait_for_function(ALL_MOUNTED)
     reveal(page)
     return page, page.locator('[data-widget="rope"]')
 
