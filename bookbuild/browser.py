@@ -2,6 +2,11 @@
 
 Every request that does not go to the local test server is aborted and recorded, so a test
 can assert that a page loads nothing from outside the site.
+
+The test server serves each ``sitemap.xml`` with its own address in place of the site's public
+one (site_url): Material's instant navigation takes over only the links to pages its sitemap
+names, so on a server at any other address every click would load a whole new document, and
+the tests would never see the navigation a reader of the published site gets.
 """
 
 from __future__ import annotations
@@ -9,11 +14,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import io
+import os
+import re
 import shutil
 import socketserver
 import threading
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
@@ -47,6 +55,24 @@ class _PrefixHandler(_QuietHandler):
                 return ""  # nothing there: 404
             path = path[len(self.prefix):] or "/"
         return super().translate_path(path)
+
+    def send_head(self):
+        """A sitemap with this server's address: the common start of its <loc>s (the public
+        address of this language's home) becomes the folder the sitemap was asked from here."""
+        asked = urlsplit(self.path).path
+        file = self.translate_path(self.path)
+        if not (asked.endswith("/sitemap.xml") and os.path.isfile(file)):
+            return super().send_head()
+        text = Path(file).read_text(encoding="utf-8")
+        locs = re.findall(r"<loc>([^<]*)</loc>", text)
+        public = os.path.commonprefix(locs)[:os.path.commonprefix(locs).rfind("/") + 1] if locs else ""
+        here = f"http://{self.headers['Host']}{asked[:-len('sitemap.xml')]}"
+        body = (text.replace(public, here) if public else text).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 @contextlib.contextmanager
@@ -87,6 +113,17 @@ class Page:
         else:
             self.outside.append(route.request.url)
             route.abort()
+
+    def follow(self, url: str) -> None:
+        """Go to ``url`` through a link of the site, as a reader's click does (Material's instant
+        navigation takes it over), and return once the new page's content has replaced the old
+        one: the address changes first, so waiting for it alone can read the page being left."""
+        self._page.evaluate("""url => {
+            window.__leaving = document.querySelector("article");
+            const a = document.createElement("a"); a.href = url; document.body.append(a); a.click();
+        }""", url)
+        self._page.wait_for_url(url)
+        self._page.wait_for_function("() => !window.__leaving || !document.contains(window.__leaving)")
 
     def __getattr__(self, name):
         if name.startswith("_"):

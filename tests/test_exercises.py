@@ -187,8 +187,6 @@ from importlib import import_module  # noqa: E402
 from book import ROOT as BOOK_ROOT  # noqa: E402
 
 SITE = BOOK_ROOT / "site"
-SITE_URL = re.search(r"<loc>([^<]*)</loc>", (BOOK_ROOT / "site" / "sitemap.xml").read_text(encoding="utf-8")
-                     if (BOOK_ROOT / "site" / "sitemap.xml").is_file() else "<loc></loc>")[1]
 PAGES = import_module("bookbuild.exercise_pages")
 
 
@@ -264,13 +262,6 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
         workers = []
         page.on("request", lambda r: r.url.endswith("/worker.js") and workers.append(r.url))
 
-        # Material's instant navigation only takes over links to pages of its sitemap, whose
-        # addresses are the site's public ones (site_url): serve the sitemap as the real host would.
-        def sitemap(route):
-            response = route.fetch()
-            route.fulfill(response=response, body=response.text().replace(SITE_URL, base + "/"))
-        page.route("**/sitemap.xml", sitemap)
-
         def widget(exercise_id):
             return page.locator(f'[data-exercise="{exercise_id}"]')
 
@@ -283,17 +274,12 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
                 arg=exercise_id)
             return w.locator(".ex-status").get_attribute("data-state"), w.locator(".ex-result").inner_text()
 
-        def follow(url):   # a click on a link of the site, taken over by Material's instant navigation
-            page.evaluate("url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }",
-                          url)
-            page.wait_for_url(url)
-
         chapters = sorted(first)
         exercise_id, item = first[chapters[0]]
         # Start where Python is not allowed by the page's policy (no data-python): the worker has its own
         page.goto(base + prefix + chapters[0] + "/")
         page.locator('[data-widget="exercise-progress"] li').first.wait_for()
-        follow(base + prefix + item["url"])
+        page.follow(base + prefix + item["url"])
         widget(exercise_id).locator('[data-action="check"]').wait_for()
         wrong_source, index = next(iter(EXERCISES_BY_ID[exercise_id].wrong.values()))
         state, message = check(exercise_id, for_language(wrong_source, lang))
@@ -308,14 +294,14 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
         for n, chapter in enumerate(chapters):
             exercise_id, item = first[chapter]
             if n:   # the page's content is swapped, the scripts (and the Python worker) stay
-                follow(base + prefix + item["url"])
+                page.follow(base + prefix + item["url"])
             widget(exercise_id).locator('[data-action="check"]').wait_for()
             state, message = check(exercise_id, item["solution"])
             assert state == "passed", f"{lang} {exercise_id}: {message}"
             if n:   # the Python that checked the previous chapter checks this one: no new start-up
                 assert widget(exercise_id).get_attribute("data-python-was-ready") == "true", (lang, exercise_id)
             assert widget(exercise_id).locator(".ex-solved").is_visible()
-        follow(base + prefix + chapters[0] + "/")
+        page.follow(base + prefix + chapters[0] + "/")
         progress = page.locator('[data-widget="exercise-progress"]')
         progress.locator("li").first.wait_for()
         assert progress.get_attribute("data-solved") == "1"

@@ -7,13 +7,8 @@ import re
 
 import pytest
 
-from book import LANGS, ROOT, listing_source
+from book import LANGS, listing_source
 
-
-def site_url() -> str:
-    """The public address the sitemap names (Material's instant navigation takes over its links only)."""
-    sitemap = ROOT / "site" / "sitemap.xml"
-    return re.search(r"<loc>([^<]*)</loc>", sitemap.read_text(encoding="utf-8"))[1]
 
 LISTING = "ch3/softmax_cake.py"
 PAGE = {"zh": "/ch3/softmax/", "en": "/en/ch3/softmax/"}
@@ -35,11 +30,6 @@ def reader():
                 page.set_default_timeout(180_000)   # the first run loads Python: seconds, or a minute on a busy machine
                 page.pyodide = []
                 page.on("request", lambda r, p=page: "/assets/pyodide/" in r.url and p.pyodide.append(r.url))
-
-                def sitemap(route, *_):   # instant navigation follows links of the site's own sitemap
-                    response = route.fetch()
-                    route.fulfill(response=response, body=response.text().replace(site_url(), base + "/"))
-                page.route("**/sitemap.xml", sitemap)
                 pages[lang, width] = page
             return pages[lang, width]
 
@@ -143,9 +133,7 @@ def test_keyboard_only_and_python_survives_instant_navigation(reader):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.action") == "run"
     # another page, by the site's own (instant) navigation: the document, and its Python, stay
-    page.evaluate("url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }",
-                  base + OTHER["zh"])
-    page.wait_for_url(base + OTHER["zh"])
+    page.follow(base + OTHER["zh"])
     button = page.locator("button.listing-edit").first
     button.wait_for()
     button.focus()

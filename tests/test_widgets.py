@@ -524,16 +524,19 @@ def test_widgets_survive_instant_navigation_and_print(site):
     page = browser.new_page()
     page.goto(base + "/")
     page.wait_for_load_state("networkidle")
+    page.evaluate("window.sameDocument = true")   # gone if a click loads a whole new document
     page.locator('.md-nav a[href$="tour/"]').first.click()
     page.wait_for_url("**/tour/")
     page.wait_for_function(ALL_MOUNTED)
     assert page.locator('[data-widget="click-a-word"] line.attn-link').count() > 0
-    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1   # no full reload
+    assert page.evaluate("window.sameDocument"), "the click loaded a new document: no instant navigation"
     page.go_back()
     page.wait_for_url(base + "/")
+    page.wait_for_function("!document.querySelector('[data-widget]')")
     page.go_forward()
     page.wait_for_url("**/tour/")
     page.wait_for_function(ALL_MOUNTED)
+    assert page.evaluate("window.sameDocument"), "back and forward loaded a new document"
     page.emulate_media(media="print")
     assert page.locator("[data-widget]").first.is_hidden()
     assert page.locator(".print-only img").count() > 0, "the tour's print figures are not in the page"

@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load, sitemap_for  # noqa: E402
+from bookbuild.bench import load  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 SOFTMAX = "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.max(x))\n    return e / np.sum(e)\n"
@@ -50,10 +50,6 @@ def _check(page, exercise_id, source):
     return time.perf_counter() - started
 
 
-def _follow(page, url):
-    page.evaluate("url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }", url)
-    page.wait_for_url(url)
-
 
 EXERCISE_FILES = ("/assets/widgets/exercise.js", "/assets/widgets/python.js", "/data/widgets/exercises.json",
                   "/assets/widgets/exercise-progress.js")
@@ -71,18 +67,15 @@ def first_visit_bytes(browser, base, path) -> tuple[int, int]:
 
 
 def measure(site: Path, runs: int) -> None:
-    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
-    site_url = sitemap.split("<loc>", 1)[1].split("</loc>", 1)[0]
     rows = []
     with serve_site(site) as base, launch() as browser:
         for _ in range(runs):
             page = browser.new_page()
             page.set_default_timeout(180_000)
-            page.route("**/sitemap.xml", sitemap_for(base, site_url))
             page.goto(base + "/ch3/softmax/")
             page.locator('[data-exercise="ch3-softmax"] [data-action="check"]').wait_for()
             first = _check(page, "ch3-softmax", SOFTMAX)
-            _follow(page, base + "/ch3/pipeline/")
+            page.follow(base + "/ch3/pipeline/")
             page.locator('[data-exercise="ch3-attention"] [data-action="check"]').wait_for()
             solution = page.evaluate("() => fetch('../../data/widgets/exercises.json').then(r => r.json())")
             second = _check(page, "ch3-attention", solution["exercises"]["ch3-attention"]["solution"])

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load, sitemap_for  # noqa: E402
+from bookbuild.bench import load  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 LOOP = "i = 0\nwhile True:\n    i += 1\n    if i % 100000 == 0:\n        print('looping', i)\n"
@@ -48,10 +48,6 @@ def _run(page) -> tuple[float, str]:
     return time.perf_counter() - started, page.get_attribute(".listing-live", "data-state")
 
 
-def _follow(page, url):
-    page.evaluate("url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }", url)
-    page.wait_for_url(url)
-
 
 def first_visit_bytes(browser, base, path) -> tuple[int, int]:
     """(bytes of a first visit, widgets mounted; bytes that pressing the first "edit and run" adds)."""
@@ -68,18 +64,15 @@ def first_visit_bytes(browser, base, path) -> tuple[int, int]:
 
 
 def measure(site: Path, runs: int) -> None:
-    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
-    site_url = sitemap.split("<loc>", 1)[1].split("</loc>", 1)[0]
     rows, states = [], []
     with serve_site(site) as base, launch() as browser:
         for _ in range(runs):
             page = browser.new_page()
             page.set_default_timeout(180_000)
-            page.route("**/sitemap.xml", sitemap_for(base, site_url))
             page.goto(base + "/ch3/softmax/")
             _open(page, "ch3/softmax_cake.py")
             first, s1 = _run(page)
-            _follow(page, base + "/ch3/dot-product/")
+            page.follow(base + "/ch3/dot-product/")
             _open(page)
             second, s2 = _run(page)
             original = page.input_value(".listing-live textarea")
