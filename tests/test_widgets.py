@@ -66,8 +66,8 @@ def test_widget_scripts_type_no_numbers_and_load_nothing_from_outside():
 
 # The page has widgets and all of them are mounted. Without the first half, a page with no widget
 # passes at once. The one failure of test_widgets_survive_instant_navigation_and_print on record
-# (a CI run under load: no print figure found on /tour/) fits that: after go_forward() under
-# instant navigation the home page, which has no widget, can still be in the document.
+# (a CI run under load: no print figure found on /tour/ after go_forward()) fits that: the home
+# page, which has no widget, can still be the page shown when the wait starts.
 ALL_MOUNTED = ("document.querySelectorAll('[data-widget]').length > 0 && "
                "[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted === 'yes')")
 ROUNDED = 5.0001e-7   # bookbuild/widgets.py rounds the widgets' JSON to 6 decimals
