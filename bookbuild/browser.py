@@ -114,14 +114,18 @@ class Page:
             self.outside.append(route.request.url)
             route.abort()
 
-    def follow(self, url: str) -> None:
+    def follow(self, url: str, link=None) -> None:
         """Go to ``url`` through a link of the site, as a reader's click does (Material's instant
-        navigation takes it over), and return once the new page's content has replaced the old
-        one: the address changes first, so waiting for it alone can read the page being left."""
-        self._page.evaluate("""url => {
-            window.__leaving = document.querySelector("article");
-            const a = document.createElement("a"); a.href = url; document.body.append(a); a.click();
-        }""", url)
+        navigation takes it over): a click on ``link`` (a locator), or else on a new link to
+        ``url``. Returns once the new page's content has replaced the old one: the address
+        changes first, so waiting for it alone can read the page being left."""
+        self._page.evaluate('window.__leaving = document.querySelector("article")')
+        if link is not None:
+            link.click()
+        else:
+            self._page.evaluate("""url => {
+                const a = document.createElement("a"); a.href = url; document.body.append(a); a.click();
+            }""", url)
         self._page.wait_for_url(url)
         self._page.wait_for_function("() => !window.__leaving || !document.contains(window.__leaving)")
 

@@ -525,8 +525,7 @@ def test_widgets_survive_instant_navigation_and_print(site):
     page.goto(base + "/")
     page.wait_for_load_state("networkidle")
     page.evaluate("window.sameDocument = true")   # gone if a click loads a whole new document
-    page.locator('.md-nav a[href$="tour/"]').first.click()
-    page.wait_for_url("**/tour/")
+    page.follow(base + "/tour/", page.locator('.md-nav a[href$="tour/"]').first)
     page.wait_for_function(ALL_MOUNTED)
     assert page.locator('[data-widget="click-a-word"] line.attn-link').count() > 0
     assert page.evaluate("window.sameDocument"), "the click loaded a new document: no instant navigation"
