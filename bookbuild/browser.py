@@ -64,8 +64,8 @@ class _PrefixHandler(_QuietHandler):
         if not (asked.endswith("/sitemap.xml") and os.path.isfile(file)):
             return super().send_head()
         text = Path(file).read_text(encoding="utf-8")
-        locs = re.findall(r"<loc>([^<]*)</loc>", text)
-        public = os.path.commonprefix(locs)[:os.path.commonprefix(locs).rfind("/") + 1] if locs else ""
+        start = os.path.commonprefix(re.findall(r"<loc>([^<]*)</loc>", text))
+        public = start[:start.rfind("/") + 1]
         here = f"http://{self.headers['Host']}{asked[:-len('sitemap.xml')]}"
         body = (text.replace(public, here) if public else text).encode("utf-8")
         self.send_response(200)
