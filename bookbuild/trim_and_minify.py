@@ -371,11 +371,10 @@ SCRIPT_BODY = re.compile(r"<script\b[^>]*>(.*?)</script>", re.S | re.I)
 TOKEN = re.compile(r"-?[_a-zA-Z][\w-]*")
 TEMPLATE_PREFIX = re.compile(r"([_a-zA-Z][\w-]*-)\$\{")
 CUSTOM_PROPERTY = re.compile(r"--[\w-]+")
-MAIN_CSS = re.compile(r"main\.[0-9a-f]{8}\.min\.css")
 
 
 def file_facts(text: str, script: bool) -> tuple[list[str], list[str], list[str]]:
-    """What one page (``script`` false) or served script adds to :func:`site_classes`:
+    """What one page (``script`` false) or served script adds to the site's classes (see above):
     (class names and script tokens, template-literal prefixes, custom property names). A page
     adds the classes of its ``class=""`` attributes and the tokens of its inline scripts; a
     script all its tokens. Cached in .cache/lean/ under the text and this file: a rebuild after
@@ -392,12 +391,6 @@ def file_facts(text: str, script: bool) -> tuple[list[str], list[str], list[str]
     facts = (sorted(names), sorted(prefixes), sorted(set(CUSTOM_PROPERTY.findall(text))))
     _FACTS.put(k, json.dumps(facts).encode("utf-8"))
     return facts
-
-
-def site_classes(pages: list[str], scripts: list[str]):
-    """A function telling whether a selector's classes can all occur on the site (see above)."""
-    classes, prefixes, _ = _union([file_facts(text, False) for text in pages] + [file_facts(text, True) for text in scripts])
-    return (classes, *_kept(classes, prefixes))
 
 
 def _union(facts) -> tuple[set[str], set[str], set[str]]:
