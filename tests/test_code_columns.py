@@ -14,7 +14,6 @@ A line whose measured width is not a number (a probe with no layout) counts as o
 
 from __future__ import annotations
 
-import pytest
 
 from attnkit.text import width
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from book import ROOT
 from bookbuild.browser import SITE, launch, serve_site
 from importlib import import_module
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from book import DOCS, ROOT, nav_files, pages, structure
+from book import DOCS, nav_files, pages, structure
 from importlib import import_module
 
 

@@ -15,9 +15,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-import yaml
 
-from book import CONFIGS, LANGS, ROOT, built_page, listing_source, nav_files, load_file
+from book import LANGS, ROOT, built_page, listing_source, nav_files, load_file
 from importlib import import_module
 
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "site"))  # BOOK_SITE: check a site built elsewhere

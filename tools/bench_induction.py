@@ -22,13 +22,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bookbuild.bench import load  # noqa: E402
-
 
 
 TRAIN = r"""
