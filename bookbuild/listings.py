@@ -144,7 +144,6 @@ def on_page_markdown(markdown, page, config, files):
     return expand(markdown, config.theme["language"])
 
 
-
 def main(argv: list[str] | None = None) -> None:
     """Run a listing as one book shows it, on your own computer:
 

@@ -33,8 +33,6 @@ for _info in pkgutil.iter_modules(attnkit.__path__):
         importlib.import_module(f"attnkit.{_info.name}")
 
 
-
-
 def _plain(x: float) -> str:
     """A float without exponent or trailing zeros: 1100.0 -> 1100, 1.20 -> 1.2."""
     return np.format_float_positional(x, trim="-")
@@ -83,7 +81,6 @@ def on_post_page_macros(env):
     """After the macros ran on a Chinese page: 万/亿 stay next to their measure word."""
     if env.conf["theme"]["language"] == "zh":
         env.markdown = tighten_wan(env.markdown)
-
 
 
 class Memoized:

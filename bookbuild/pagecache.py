@@ -150,7 +150,6 @@ def on_post_build(config):
     log.info("pages (%s): %d rendered, %d cached", config.theme["language"], _page_stats["misses"], _page_stats["hits"])
 
 
-
 # ---------------------------------------------------------------- whole pages (template + post_page)
 #
 # A page's file is a function of what the theme's template sees and of the post_page hooks.
@@ -571,8 +570,6 @@ def _cacheable(page, source: bytes) -> bool:
     import attnkit
 
     return not (names - PURE_MACROS - set(getattr(attnkit, "__all__", ())))
-
-
 
 
 def _converted_key(page, config, files, source: bytes) -> str:

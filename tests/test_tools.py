@@ -39,3 +39,17 @@ def test_every_module_serve_preloads_exists():
 
     missing = [name for name in serve.PRELOAD if importlib.util.find_spec(name) is None]
     assert not missing, f"serve.PRELOAD names modules that do not exist: {missing}"
+
+
+def test_the_bench_table_prints_median_and_range(capsys):
+    """bookbuild/bench.py's print_runs, which bench_playground, bench_listings, bench_exercises and
+    bench_tinygpt print their timed runs with: its docstring's example, and the load average."""
+    import doctest
+
+    from bookbuild import bench
+
+    result = doctest.testmod(bench)
+    assert result.attempted == 1 and result.failed == 0, result
+    bench.print_runs("t", ["a"], [(3.0,), (1.0,), (2.0,)])
+    out = capsys.readouterr().out
+    assert "load average" in out.splitlines()[0] and "  a   2.00 s  (1.00-3.00)" in out, out

@@ -43,7 +43,6 @@ TEST_TIMEOUT = 1800   # seconds per part: a bench that hangs says so and goes on
 FAST = "not site and not browser and not pdf and not slow and not build and not serve"
 
 
-
 def report(what: str, seconds: float, note: str = "") -> None:
     print(f"{what:44s} {seconds:7.1f} s   ({load()}){note}", flush=True)
 

@@ -22,7 +22,6 @@ without the browser test).
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import time
@@ -30,13 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load  # noqa: E402
+from bookbuild.bench import first_visit, load, print_runs  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 SOFTMAX = "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.max(x))\n    return e / np.sum(e)\n"
 LOOP = "def softmax(x):\n    while True:\n        pass\n"
-
-
 
 
 def _check(page, exercise_id, source):
@@ -50,20 +47,15 @@ def _check(page, exercise_id, source):
     return time.perf_counter() - started
 
 
-
 EXERCISE_FILES = ("/assets/widgets/exercise.js", "/assets/widgets/python.js", "/data/widgets/exercises.json",
                   "/assets/widgets/exercise-progress.js")
 
 
 def first_visit_bytes(browser, base, path) -> tuple[int, int]:
     """(all bytes, the exercise widget's own files) fetched by a first visit, widgets mounted."""
-    page = browser.new_page()
-    sizes = []
-    page.on("requestfinished", lambda r: sizes.append((r.url, r.sizes()["responseBodySize"])))
-    page.goto(base + path, wait_until="networkidle")
-    page.wait_for_function("() => [...document.querySelectorAll('[data-widget]')].every(w => w.dataset.mounted === 'yes')")
+    page, fetched = first_visit(browser, base + path)
     page.context.close()
-    return sum(n for _, n in sizes), sum(n for url, n in sizes if url.endswith(EXERCISE_FILES))
+    return sum(n for _, n in fetched), sum(n for url, n in fetched if url.endswith(EXERCISE_FILES))
 
 
 def measure(site: Path, runs: int) -> None:
@@ -91,10 +83,7 @@ def measure(site: Path, runs: int) -> None:
                 print("requests to outside the site:", page.outside)
             page.context.close()
         weights = {path: first_visit_bytes(browser, base, path) for path in ("/ch3/softmax/", "/ch3/dot-product/")}
-    print(f"exercises, cold cache, {runs} runs (median; min-max), {load()}:")
-    for i, label in enumerate(["first check (Python starts)", "second check, other page", "check after Stop"]):
-        values = [r[i] for r in rows]
-        print(f"  {label:30s} {statistics.median(values):6.2f} s  ({min(values):.2f}-{max(values):.2f})")
+    print_runs("exercises, cold cache", ["first check (Python starts)", "second check, other page", "check after Stop"], rows)
     for path, (size, own) in weights.items():
         print(f"  first visit of {path:20s} {size / 1024:7.1f} KB fetched, of which the exercise widget's "
               f"files {own / 1024:.1f} KB (uncompressed bodies; Pyodide is fetched only by a check)")

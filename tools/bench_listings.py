@@ -19,20 +19,17 @@ context (empty cache) on the Chinese book:
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load  # noqa: E402
+from bookbuild.bench import first_visit, print_runs  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 LOOP = "i = 0\nwhile True:\n    i += 1\n    if i % 100000 == 0:\n        print('looping', i)\n"
 DONE = "() => ['same', 'differs', 'failed', 'stopped'].includes(document.querySelector('.listing-live').dataset.state)"
-
-
 
 
 def _open(page, listing=None):
@@ -48,19 +45,14 @@ def _run(page) -> tuple[float, str]:
     return time.perf_counter() - started, page.get_attribute(".listing-live", "data-state")
 
 
-
 def first_visit_bytes(browser, base, path) -> tuple[int, int]:
     """(bytes of a first visit, widgets mounted; bytes that pressing the first "edit and run" adds)."""
-    page = browser.new_page()
-    sizes = []
-    page.on("requestfinished", lambda r: sizes.append(r.sizes()["responseBodySize"]))
-    page.goto(base + path, wait_until="networkidle")
-    page.wait_for_function("() => [...document.querySelectorAll('[data-widget]')].every(w => w.dataset.mounted === 'yes')")
-    visit = sum(sizes)
+    page, fetched = first_visit(browser, base + path)
+    visit = sum(n for _, n in fetched)
     _open(page)
     page.wait_for_load_state("networkidle")
     page.context.close()
-    return visit, sum(sizes) - visit
+    return visit, sum(n for _, n in fetched) - visit
 
 
 def measure(site: Path, runs: int) -> None:
@@ -90,11 +82,8 @@ def measure(site: Path, runs: int) -> None:
                 print("requests to outside the site:", page.outside)
             page.context.close()
         weights = {path: first_visit_bytes(browser, base, path) for path in ("/ch3/softmax/", "/ch3/dot-product/")}
-    print(f"listings' edit and run, cold cache, {runs} runs (median; min-max), {load()}:")
-    for i, label in enumerate(["first run (Python starts)", "second run, other page", "run after Stop"]):
-        values = [r[i] for r in rows]
-        print(f"  {label:30s} {statistics.median(values):6.2f} s  ({min(values):.2f}-{max(values):.2f})"
-              f"  verdicts {sorted({s[i] for s in states})}")
+    print_runs("listings' edit and run, cold cache", ["first run (Python starts)", "second run, other page", "run after Stop"],
+               rows, [f"verdicts {sorted({s[i] for s in states})}" for i in range(3)])
     for path, (visit, edit) in weights.items():
         print(f"  first visit of {path:20s} {visit / 1024:7.1f} KB fetched; pressing \"edit and run\" fetches "
               f"{edit / 1024:.1f} KB more (uncompressed bodies; Pyodide only on Run)")

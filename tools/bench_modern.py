@@ -43,7 +43,6 @@ from attnkit.window import sliding_window_mask  # noqa: E402
 D_MODEL, N_HEADS, N_KV_HEADS, HEAD_DIM, WINDOW = 1024, 16, 4, 64, 256
 
 
-
 def once(fn) -> float:
     fn()                                        # warm-up: first-call costs are not the function's
     start = time.perf_counter()

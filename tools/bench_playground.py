@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
+from bookbuild.bench import print_runs  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 
@@ -53,10 +53,7 @@ def measure(site: Path, runs: int) -> None:
             if page.outside:
                 print("requests to outside the site:", page.outside)
             page.context.close()
-    print(f"playground, cold cache, {runs} runs (median; min-max), listing {listing}:")
-    for i, label in enumerate(["page -> editor ready", "Run -> Python ready", "Run -> first result"]):
-        values = [r[i] for r in rows]
-        print(f"  {label:22s} {statistics.median(values):5.2f} s  ({min(values):.2f}-{max(values):.2f})")
+    print_runs(f"playground, cold cache, listing {listing}", ["page -> editor ready", "Run -> Python ready", "Run -> first result"], rows)
 
 
 def main() -> None:

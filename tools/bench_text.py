@@ -34,7 +34,6 @@ from bookbuild.bench import load  # noqa: E402
 from attnkit import bpe, realtext  # noqa: E402
 
 
-
 def timed(fn, *args, **kwargs):
     wall, cpu = time.perf_counter(), time.process_time()
     result = fn(*args, **kwargs)

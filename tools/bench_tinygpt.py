@@ -25,10 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load  # noqa: E402
+from bookbuild.bench import load, print_runs  # noqa: E402
 
 from attnkit import training  # noqa: E402
-
 
 
 def cpython(runs: int) -> None:
@@ -101,9 +100,7 @@ def browser(site: Path, runs: int) -> None:
             if page.outside or page.errors:
                 print("outside requests:", page.outside, "errors:", page.errors)
             page.context.close()
-    for i, label in enumerate(("Start -> first losses (Python ready)", f"Start -> trained ({steps} steps)")):
-        values = [r[i] for r in rows]
-        print(f"browser: {label:38s} {statistics.median(values):6.2f} s ({min(values):.2f}-{max(values):.2f})")
+    print_runs("browser (Pyodide)", ["Start -> first losses (Python ready)", f"Start -> trained ({steps} steps)"], rows)
     rates = [r[2] for r in rows]
     print(f"browser (Pyodide): {statistics.median(rates):6.1f} steps/s (median of {runs})   [{load()}]")
 
