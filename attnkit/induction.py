@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 
 import numpy as np
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import induction, tinygpt
+from .. import induction
 from ..copytask import spell
 from . import figure
 from ._style import ACCENT, BLUE, MUTED, TEAL, tr, weights_map
