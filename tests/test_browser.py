@@ -53,15 +53,22 @@ def test_language_switch_keeps_the_page(site):
     page.set_default_timeout(30000)  # generous: CI machines can be busy
     page.goto(base + "/ch3/softmax/")
     page.wait_for_load_state("networkidle")
+    chinese = page.locator("h1").inner_text()
+    lang = "() => document.documentElement.lang"
+    assert page.evaluate(lang).startswith("zh"), page.evaluate(lang)
     # The language menu opens on hover (or focus); then the reader picks a language.
     page.locator(".md-header__option .md-select").hover()
     page.locator('a.md-select__link[hreflang="en"]').click()
     page.wait_for_url("**/en/ch3/softmax/")
-    assert page.locator("h1").inner_text().startswith("3.3 Softmax")
     page.wait_for_load_state("networkidle")
+    # the two titles differ only after "3.3 ": check the page's language too, and that the way back restores the title
+    english = page.locator("h1").inner_text()
+    assert page.evaluate(lang) == "en" and english.startswith("3.3 Softmax") and english != chinese, english
     page.locator(".md-header__option .md-select").hover()
     page.locator('a.md-select__link[hreflang="zh"]').click()
     page.wait_for_url(lambda url: url.endswith("/ch3/softmax/") and "/en/" not in url)
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(lang).startswith("zh") and page.locator("h1").inner_text() == chinese
     assert not page.outside and not page.errors
 
 
