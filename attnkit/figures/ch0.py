@@ -69,8 +69,8 @@ def loss_slope(lang: str):
     for k, (a, b) in enumerate(zip(steps[:-1], steps[1:])):
         ax.annotate("", (b, fit.loss[k + 1]), (a, fit.loss[k]),
                     arrowprops=dict(arrowstyle="->", color=ACCENT, lw=1.3, shrinkA=5, shrinkB=5))
-    ax.annotate(tr(lang, "梯度下降的前 5 步", "the first 5 steps of gradient descent"), (steps[1], fit.loss[1]),
-                xytext=(0.25, 8), color=ACCENT, fontsize=11.5)
+    ax.text(0.25, 2, tr(lang, "梯度下降的前 5 步", "the first 5 steps\nof gradient descent"),
+            color=ACCENT, fontsize=11.5)                  # below-left of the curve, under the grid line at 10
     ax.set_xlabel(tr(lang, "参数 w（每公斤多少钱）", "parameter w (price per kg)"), fontsize=12)
     ax.set_ylabel(tr(lang, "损失（平均平方误差）", "loss (mean squared error)"), fontsize=12)
     ax.set_ylim(0, 80)
@@ -90,7 +90,7 @@ def relu_curve(lang: str):
     ax.set_xlabel(tr(lang, "输入 x", "input x"), fontsize=12)
     ax.set_ylabel("ReLU(x)", fontsize=12)
     ax.text(-2.9, 0.35, tr(lang, "负数一律变成 0", "every negative becomes 0"), color=MUTED, fontsize=11.5)
-    ax.text(0.3, 2.5, tr(lang, "正数原样通过", "positives pass unchanged"), color=MUTED, fontsize=11.5)
+    ax.text(0.3, 2.3, tr(lang, "正数原样通过", "positives pass\nunchanged"), color=MUTED, fontsize=11.5)   # left of the line
     ax.set_xlim(-3, 3)
     ax.set_ylim(-0.4, 3.1)
     fig.tight_layout()

@@ -36,9 +36,10 @@ def softmax_amplify(lang: str):
             ax.annotate(fmt.format(value), (bar.get_x() + bar.get_width() / 2, value),
                         xytext=(0, 3), textcoords="offset points", ha="center", va="bottom", fontsize=10)
     ratio = weights[0] / weights[1]
+    ben = bars[1]                            # the softmax panel's bar; its value label sits on top
     axes[2].annotate(
         tr(lang, f"{names[0]} ÷ {names[1]} = {ratio:.1f} 倍\n= e³（分差 3）", f"{names[0]} ÷ {names[1]} = {ratio:.1f}×\n= e³ (a gap of 3)"),
-        xy=(1, weights[1]), xytext=(1.35, weights[0] * 0.62), fontsize=9.5, color=INK,
+        xy=(ben.get_x() + ben.get_width(), weights[1] / 2), xytext=(1.35, weights[0] * 0.62), fontsize=9.5, color=INK,
         arrowprops=dict(arrowstyle="->", color=MUTED),
     )
     fig.tight_layout(w_pad=2.5)

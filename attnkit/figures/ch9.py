@@ -61,8 +61,8 @@ def encoder_decoder(lang: str):
     _arrow(ax, (2.3, 1.25), (2.3, 2.0))
     # decoder column (right)
     ax.add_patch(Rectangle((5.5, 0.9), 4.1, 5.6, facecolor="none", edgecolor=MUTED, lw=1, ls="--"))
-    ax.text(7.55, 6.65, tr(lang, "解码器 × N", "decoder × N"), ha="center", fontsize=11, color=INK,
-            fontweight="bold")
+    ax.text(5.5, 6.65, tr(lang, "解码器 × N", "decoder × N"), ha="left", fontsize=11, color=INK,
+            fontweight="bold")                            # left of the output arrow at x = 7.55
     _box(ax, 5.8, 1.3, 3.5, 1.0, tr(lang, "② 带掩码的自注意力\n只看已写出的词", "② masked self-attention\nonly words written so far"), ACCENT)
     _box(ax, 5.8, 3.0, 3.5, 1.0, tr(lang, "③ 交叉注意力\nQ 来自这里，K、V 来自编码器", "③ cross-attention\nQ from here, K and V from the encoder"), TEAL, fontsize=9.5)
     _box(ax, 5.8, 4.7, 3.5, 0.9, tr(lang, "前馈网络", "feed-forward"), MUTED)
@@ -75,7 +75,8 @@ def encoder_decoder(lang: str):
     ax.text(7.75, 7.0, tr(lang, "下一个词的概率", "next-word probabilities"), fontsize=9.5, color=INK)
     # encoder output feeds every cross-attention
     _arrow(ax, (3.8, 4.35), (5.8, 3.5), color=TEAL, lw=2, rad=-0.15)
-    ax.text(4.25, 4.75, tr(lang, "编码器的输出\n（K、V）", "encoder output\n(K, V)"), fontsize=9, color=TEAL)
+    ax.text(4.8, 4.75, tr(lang, "编码器的输出\n（K、V）", "encoder\noutput (K, V)"), ha="center",
+            fontsize=9, color=TEAL)                       # centred in the gap between the frames
     fig.tight_layout()
     return fig
 
