@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -56,7 +58,11 @@ def loss_figure(lang):
         ax.set_xlim(0, steps[-1])
         ax.set_ylim(0, max(losses[:5].max(), r["guess"]) * 1.05)
     axes[0].set_ylabel(tr(lang, "损失（交叉熵）", "loss (cross-entropy)"))
-    axes[0].legend(frameon=False, fontsize=9, loc="upper right")
+    fig.tight_layout()
+    # Below both panels, where no line runs (inside, the Analects' held-out and frequency lines
+    # cross the top right corner).
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=3, frameon=False, fontsize=10)
     return fig
 
 
@@ -130,10 +136,21 @@ def attention_figure(lang):
     return fig
 
 
-def _wrapped(text, width):
-    """``text`` cut into lines of at most ``width`` characters (line breaks shown as ↵)."""
+def _wrapped(text, width, words=False):
+    """``text`` cut into lines of at most ``width`` characters (line breaks shown as ↵).
+
+    ``words=True`` (English) breaks only after spaces, so no word is split; a line keeps its
+    trailing spaces (invisible) and a word longer than ``width`` gets a line of its own. Either
+    way ``"".join(lines)`` is the text, nothing lost or moved."""
     flat = text.replace("\n", "↵")
-    return [flat[i:i + width] for i in range(0, len(flat), width)]
+    if not words:
+        return [flat[i:i + width] for i in range(0, len(flat), width)]
+    lines = [""]
+    for word in re.findall(r"\s*\S+\s*|\s+", flat):   # a word with the spaces after it
+        if lines[-1] and len(lines[-1]) + len(word.rstrip()) > width:
+            lines.append("")
+        lines[-1] += word
+    return lines
 
 
 @figure("ch12-widget-sample")
@@ -142,7 +159,7 @@ def widget_sample_figure(lang):
     d = realtext.WIDGET_DEFAULTS
     prompt, new = realtext.SAMPLE_PROMPTS[lang], realtext.widget_sample(lang)
     width = 30 if lang == "zh" else 60
-    lines = _wrapped(prompt + new, width)
+    lines = _wrapped(prompt + new, width, words=lang == "en")
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(lines)))
     ax.axis("off")
     ax.text(0, 1, tr(lang, f"温度 {d['temperature']}，top-p {d['top_p']}，随机种子 {d['seed']}；开头：{prompt}",

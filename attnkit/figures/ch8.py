@@ -7,7 +7,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import copy_results, copytask, tinygpt, training
+from .. import copy_results, copytask, live_training, tinygpt, training
 from . import figure
 from ._style import ACCENT, BLUE, MUTED, tr, weights_map
 
@@ -23,6 +23,13 @@ def _example():
     return list(copytask.spell(example)), maps
 
 
+def _guess_label(lang):
+    """The guessing level ln V and its label, as ch8-loss and ch8-train print them."""
+    v = training.BOOK["vocab_size"]
+    guess = math.log(v)
+    return guess, tr(lang, f"瞎猜：ln {v} ≈ {guess:.2f}", f"guessing: ln {v} ≈ {guess:.2f}")
+
+
 @figure("ch8-loss")
 def loss_curve(lang):
     """The loss of every training step, against the loss of guessing uniformly."""
@@ -30,11 +37,9 @@ def loss_curve(lang):
     steps = np.arange(1, len(losses) + 1)
     fig, ax = plt.subplots(figsize=(7, 3.4))
     ax.plot(steps, losses, color=ACCENT, linewidth=2)
-    guess = math.log(training.BOOK["vocab_size"])
+    guess, label = _guess_label(lang)
     ax.axhline(guess, color=MUTED, linestyle="--", linewidth=1)
-    v = training.BOOK["vocab_size"]
-    ax.text(steps[-1], guess * 0.85, tr(lang, f"瞎猜：ln {v} ≈ {guess:.2f}", f"guessing: ln {v} ≈ {guess:.2f}"),
-            ha="right", va="top", color=MUTED, fontsize=9)
+    ax.text(steps[-1], guess * 0.85, label, ha="right", va="top", color=MUTED, fontsize=9)
     ax.set_yscale("log")
     ax.set_xlabel(tr(lang, "训练步数", "training step"))
     ax.set_ylabel(tr(lang, "损失（交叉熵，对数刻度）", "loss (cross-entropy, log scale)"))
@@ -67,23 +72,48 @@ def attention_before_after(lang):
     return fig
 
 
+def _widget_run():
+    """The losses of the widget's own run with its default seed and learning rate: what a reader
+    who presses "Start training" sees, computed by attnkit.live_training chunk by chunk."""
+    live_training.live_reset()
+    losses = []
+    while len(losses) < training.BOOK["steps"]:
+        chunk = min(live_training.LIVE_CHUNK, training.BOOK["steps"] - len(losses))
+        losses += live_training.live_run(chunk)["losses"]
+    return np.array(losses)
+
+
 @figure("ch8-train")
 def train_snapshot(lang):
-    """The printed form of the live widget of 8.5: what it shows after the book's training."""
+    """The printed form of the live widget of 8.5: what it shows after a run with its default settings.
+
+    Like the widget (overrides/assets/widgets/train-gpt.js), the loss panel draws the book's losses as
+    a thick grey line, the run's losses in orange on top of it and the guessing level dashed, with a
+    legend in the widget's words (bookbuild/widgets.py GPT_LABELS)."""
     letters, maps = _example()
-    _, losses = training.trained(**training.BOOK)
+    _, reference = training.trained(**training.BOOK)
+    live = _widget_run()
     h = maps[1].shape[0]
     fig = plt.figure(figsize=(10, 3.6))
     grid = fig.add_gridspec(1, 1 + h, width_ratios=[1.6] + [1] * h)
     ax = fig.add_subplot(grid[0, 0])
-    ax.plot(np.arange(1, len(losses) + 1), losses, color=ACCENT, linewidth=2)
-    ax.axhline(math.log(training.BOOK["vocab_size"]), color=MUTED, linestyle="--", linewidth=1)
+    seed, lr = training.BOOK["seed"], training.BOOK["lr"]
+    ax.plot(np.arange(1, len(reference) + 1), reference, color=MUTED, alpha=0.45, linewidth=7,
+            solid_capstyle="round", label=tr(lang, f"本书构建时（种子 {seed}、学习率 {lr}）的损失",
+                                             f"the book's build (seed {seed}, learning rate {lr})"))
+    ax.plot(np.arange(1, len(live) + 1), live, color=ACCENT, linewidth=2,
+            label=tr(lang, "你这次训练的损失", "your run"))
+    guess, label = _guess_label(lang)
+    ax.axhline(guess, color=MUTED, linestyle="--", linewidth=1, label=label)
     ax.set_yscale("log")
     ax.set_xlabel(tr(lang, "训练步数", "training step"))
     ax.set_title(tr(lang, "损失（对数刻度）", "loss (log scale)"))
     for head in range(h):
         a = fig.add_subplot(grid[0, 1 + head])
         weights_map(a, maps[1][head], letters, letters, fontsize=8, numbers=False)
-        a.set_title(tr(lang, f"头 {head + 1}（第 {len(losses)} 步）", f"head {head + 1} (step {len(losses)})"))
+        a.set_title(tr(lang, f"头 {head + 1}（第 {len(reference)} 步）", f"head {head + 1} (step {len(reference)})"))
     fig.tight_layout()
+    # Below the whole figure, as the widget lists its lines under the plot: no curve runs under it.
+    fig.legend(*ax.get_legend_handles_labels(), loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=3, frameon=False, fontsize=10, handlelength=2.5)
     return fig

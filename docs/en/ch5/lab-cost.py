@@ -58,6 +58,8 @@ with plt.rc_context(STYLE):
     ax1.legend(frameon=False)
     ax1.set_title("reading one sentence", loc="left")
     ax2.loglog(ns2, 1e3 * seconds, "o-", color=BLUE)
+    ax2.set_xticks(ns2, [str(n) for n in ns2])   # one label per measured n (no crowded minor labels)
+    ax2.set_xticks([], minor=True)
     ax2.set_xlabel("sentence length n")
     ax2.set_ylabel("milliseconds")
     ax2.set_title("computing the n×n weights", loc="left")

@@ -58,6 +58,8 @@ with plt.rc_context(STYLE):
     ax1.legend(frameon=False)
     ax1.set_title("读完一句话", loc="left")
     ax2.loglog(ns2, 1e3 * seconds, "o-", color=BLUE)
+    ax2.set_xticks(ns2, [str(n) for n in ns2])   # 每个量过的 n 标一个刻度（免得次刻度的标签挤在一起）
+    ax2.set_xticks([], minor=True)
     ax2.set_xlabel("句长 n")
     ax2.set_ylabel("毫秒")
     ax2.set_title("算出 n×n 权重", loc="left")
