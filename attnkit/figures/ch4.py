@@ -96,7 +96,7 @@ def source_loss(lang: str):
     """The source course's loss, its minimum, and the minimum of a term that really pushes apart."""
     a, b = np.meshgrid(np.linspace(0, 7, 200), np.linspace(0, 7, 200))
     fig, axes = plt.subplots(1, 2, figsize=(10.0, 4.8))
-    for ax, c, title in ((axes[0], 0.5, tr(lang, "原课程：+0.5·(a−b)²", "the course: +0.5·(a−b)²")),
+    for ax, c, title in ((axes[0], 0.5, tr(lang, "常见讲法：+0.5·(a−b)²", "the common explanation: +0.5·(a−b)²")),
                          (axes[1], -0.25, tr(lang, "真正推开：−0.25·(a−b)²", "really pushing apart: −0.25·(a−b)²"))):
         ax.contour(a, b, hd.source_loss(a, b, c), levels=14, colors=GRID, linewidths=0.9)
         path = hd.source_loss_descent(c, steps=60)
