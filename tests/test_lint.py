@@ -1,7 +1,7 @@
 """No unused import, undefined name or unused variable in the code: ruff's pyflakes rules (F).
 
-Dead names are how a module starts lying about what it needs; seven had crept in (tests and
-bench programs) before this test. The listings (snippets/) and the exercises' starting code are
+Dead names are how a module starts lying about what it needs; nine had crept in (tests, bench
+programs, attnkit) before this test. The listings (snippets/) and the exercises' starting code are
 left out on purpose: they import NumPy for the reader, who edits them in the page.
 """
 

@@ -97,8 +97,7 @@ def decoding_figure(lang):
         kept = p[top]
         cut = kept == 0                                      # top-k and top-p set a cut character to 0
         # a cut character keeps a grey bar at the share it had at T = 1, so the reader sees what went
-        ax.bar(range(len(top)), np.where(cut, base[top], kept), color=[MUTED if c else ACCENT for c in cut],
-               alpha=0.9)
+        ax.bar(range(len(top)), np.where(cut, base[top], kept), color=[MUTED if c else ACCENT for c in cut])
         ax.set_xticks(range(len(top)), labels, fontsize=10)
         ax.set_title(title, fontsize=10)
         ax.set_ylim(0, 1)

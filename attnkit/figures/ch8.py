@@ -7,7 +7,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import copy_results, copytask, live_training, tinygpt, training
+from .. import copy_results, copytask, tinygpt, training
 from . import figure
 from ._style import ACCENT, BLUE, MUTED, tr, weights_map
 
@@ -72,17 +72,6 @@ def attention_before_after(lang):
     return fig
 
 
-def _widget_run():
-    """The losses of the widget's own run with its default seed and learning rate: what a reader
-    who presses "Start training" sees, computed by attnkit.live_training chunk by chunk."""
-    live_training.live_reset()
-    losses = []
-    while len(losses) < training.BOOK["steps"]:
-        chunk = min(live_training.LIVE_CHUNK, training.BOOK["steps"] - len(losses))
-        losses += live_training.live_run(chunk)["losses"]
-    return np.array(losses)
-
-
 @figure("ch8-train")
 def train_snapshot(lang):
     """The printed form of the live widget of 8.5: what it shows after a run with its default settings.
@@ -92,7 +81,9 @@ def train_snapshot(lang):
     legend in the widget's words (bookbuild/widgets.py GPT_LABELS)."""
     letters, maps = _example()
     _, reference = training.trained(**training.BOOK)
-    live = _widget_run()
+    # a run with the widget's default seed and learning rate is this same Trainer run, loss for loss
+    # (tests/test_train_gpt.py checks its chunked code in CPython and in Pyodide)
+    live = reference
     h = maps[1].shape[0]
     fig = plt.figure(figsize=(10, 3.6))
     grid = fig.add_gridspec(1, 1 + h, width_ratios=[1.6] + [1] * h)
