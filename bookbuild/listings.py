@@ -14,14 +14,16 @@ string that happens to end in "[en]" is left alone. A listing without markers co
 unchanged. Used by the build (bookbuild/playground.py, and :func:`on_page_markdown` below), the
 tests and ``tools/listings.py`` (run a listing as one book shows it).
 
-In the build, a page includes a listing with an executed fence holding one line,
-``--8<-- "chN/name.py"``. Before markdown-exec runs it, :func:`on_page_markdown` (the hook
-bookbuild/hooks/listings.py) replaces that line with the file filtered for the page's language: so
-the Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both
-the unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros
-plugin never sees the code (no Jinja in listings), and bookbuild/playground.py and
-bookbuild/exec_cache.py still see the include lines. This module imports only the standard
-library: a reader runs ``tools/listings.py`` without MkDocs.
+In the build, a page includes a listing with a fence holding one line,
+``--8<-- "chN/name.py"`` (```` ```python exec="on" source="above" result="text" ````, the form
+markdown-exec gave the book; the book runs its listings itself). :func:`on_page_markdown` (the hook
+bookbuild/hooks/listings.py) replaces the fence with the file filtered for the page's language and,
+under it, what that code prints (:func:`output`, run at build time and cached by content): the
+Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both the
+unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros
+plugin never sees the code (no Jinja in listings), and bookbuild/playground.py still sees the
+include lines. Filtering needs only the standard library: a reader runs ``tools/listings.py``
+without MkDocs.
 """
 
 from __future__ import annotations
@@ -102,8 +104,9 @@ FENCE = re.compile(
 SNIPPETS = Path(__file__).resolve().parents[1] / "snippets"
 
 
-def expand(markdown: str, lang: str) -> str:
-    """Replace each listing include inside an executed fence with the listing for ``lang``."""
+def expand(markdown: str, lang: str, page: str = "a page") -> str:
+    """Replace each listing fence with the listing for ``lang`` and, under it, what it printed
+    (:func:`output`): two plain fences the page's Markdown renders like any other code."""
     from mkdocs.exceptions import PluginError
 
     def replace(match):
@@ -114,12 +117,56 @@ def expand(markdown: str, lang: str) -> str:
             code = for_language(path.read_text(encoding="utf-8"), lang)
         except ValueError as error:
             raise PluginError(f"listings: snippets/{match['path']}: {error}") from None
-        indent, fence = match["indent"], match["fence"]
-        body = "".join(f"{indent}{line}".rstrip() + "\n" for line in code.splitlines())
-        head = match[0].split("\n", 1)[0]
-        return f"{head}\n{body}{indent}{fence}"
+        printed = output(code, f"snippets/{match['path']} (included by {page})")
+        indent = match["indent"]
+        fence = "`" * max([3] + [len(run) + 1 for run in re.findall("`+", code + printed)])
+        blocks = [f"{fence}python\n{code.rstrip()}\n{fence}"] + [f"{fence}text\n{printed.rstrip()}\n{fence}"] * bool(printed.strip())
+        return "\n\n".join("".join(f"{indent}{line}".rstrip() + "\n" for line in block.splitlines()).rstrip("\n")
+                             for block in blocks)
 
     return FENCE.sub(replace, markdown)
+
+
+def output(code: str, where: str) -> str:
+    """What ``code`` prints, run in this process as ``python`` would run the file, cached in
+    .cache/listings/ under the code, attnkit (with attnkit/figures/ only if the code names
+    ``figures``) and the environment (bookbuild/bookcache.py). A listing that raises fails the
+    build with ``where`` and the lines of the listing the error passed through."""
+    from .bookcache import Store, attnkit_digest, environment, key
+
+    store = Store("listings", ".txt")
+    k = key("listing", 2, code, attnkit_digest(figures="figures" in code), environment())
+    cached = store.get(k)
+    if cached is None:
+        cached = run(code, where).encode("utf-8")
+        store.put(k, cached)
+    return cached.decode("utf-8")
+
+
+def run(code: str, where: str) -> str:
+    """Run ``code`` in a fresh namespace and return what it printed. NumPy's print options are
+    restored afterwards, so one listing cannot change how the next prints."""
+    import contextlib
+    import sys
+    import traceback
+
+    import numpy as np
+    from mkdocs.exceptions import PluginError
+
+    had_figures = "attnkit.figures" in sys.modules
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed), np.printoptions():
+            exec(compile(code, where, "exec"), {"__name__": "__main__"})
+    except (Exception, SystemExit) as error:   # sys.exit() too: a listing runs to its end
+        lines = code.splitlines()
+        frames = [f"  line {f.lineno}: {lines[f.lineno - 1].strip()}" for f in traceback.extract_tb(error.__traceback__)
+                  if f.filename == where and f.lineno and f.lineno <= len(lines)]
+        raise PluginError(f"Listing {where} failed: {type(error).__name__}: {error}\n" + "\n".join(frames)) from None
+    if not had_figures and "attnkit.figures" in sys.modules and "figures" not in code:
+        raise PluginError(f"Listing {where} imported attnkit.figures without naming it: "
+                          "the listing cache (keyed by the code) cannot see that dependency")
+    return printed.getvalue()
 
 
 # Each listing as a plain Python file in one language, for the reader to download and run with
@@ -140,8 +187,16 @@ def downloads(lang: str) -> dict[str, str]:
             for path in sorted(SNIPPETS.rglob("*.py"))}
 
 
+def on_config(config):
+    from .bookcache import MEMOIZED, memoize
+
+    memoize(MEMOIZED)   # the listings share the figure workers' training runs and measurements
+    return config
+
+
 def on_page_markdown(markdown, page, config, files):
-    return expand(markdown, config.theme["language"])
+    lang = config.theme["language"]
+    return expand(markdown, lang, f"docs/{lang}/{page.file.src_uri}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -275,14 +275,15 @@ def test_a_listing_without_markers_is_unchanged_and_a_bad_language_is_refused():
         listings.for_language(plain, "fr")
 
 
-def test_the_build_hook_fills_in_each_listing_for_the_page_language():
+def test_the_build_hook_fills_in_each_listing_for_the_page_language(monkeypatch):
     hook = import_module("bookbuild.listings")
+    monkeypatch.setattr(hook, "output", lambda code, where: "printed\n")
     name = LISTINGS[0]
     page = f'!!! note\n\n    ```python exec="on" source="above" result="text"\n    --8<-- "{name}"\n    ```\n'
     for lang in LANGS:
-        body = "".join(f"    {line}".rstrip() + "\n" for line in listing_source(name, lang).splitlines())
-        assert hook.expand(page, lang) == (
-            f'!!! note\n\n    ```python exec="on" source="above" result="text"\n{body}    ```\n')
+        body = "".join(f"    {line}".rstrip() + "\n" for line in listing_source(name, lang).rstrip().splitlines())
+        assert hook.expand(page, lang) == f'!!! note\n\n    ```python\n{body}    ```\n\n    ```text\n    printed\n    ```\n'
+
 
 
 @pytest.mark.parametrize("lang", LANGS)
