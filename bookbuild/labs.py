@@ -14,6 +14,19 @@
 * Speaks the book's language on each cell's copy button: mkdocs-jupyter's template names it
   "Copy to Clipboard" and says "Copied!" in every book (and writes a stray comma attribute); the
   button gets the words Material's own copy buttons use in that language.
+* Runs the labs' kernels the book's way and keys their cache (:func:`on_config`): see below.
+
+**How the kernels run, and the notebook cache.** mkdocs-jupyter executes each lab and caches it
+under the notebook's bytes only, and evicts every entry the current build did not use. So each
+language gets a cache folder of its own (mkdocs-jupyter's ``cache_dir`` option), named by
+everything else the output depends on: ``.cache/notebooks/<lang>/<key>/``, key = attnkit's sources
+without attnkit/figures/, the figure modules the labs can run (:func:`lab_figure_modules`: editing a
+chapter 3 figure does not re-execute the labs), the environment, nbconvert's settings and the
+versions of nbconvert, nbclient, ipykernel, jupytext and mkdocs-jupyter. :func:`configure` writes
+those settings under the cache folder, every build: an IPython startup file that memoizes
+bookcache.MEMOIZED in each kernel (a training run that a figure, a listing and a lab all show is
+computed once), and nbconvert's config (a cell's printed lines are one output; a contributor's own
+~/.jupyter is not read).
 """
 
 from __future__ import annotations
@@ -22,9 +35,14 @@ import functools
 import html
 import logging
 import re
+import os
 from pathlib import Path
 
 import jupytext
+from mkdocs.exceptions import PluginError
+
+from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, MEMOIZED, ROOT, _version, attnkit_digest, attnkit_files,
+                        environment, imported_figure_modules, key, sources, write_atomically)
 
 LAB = re.compile(r"(^|/)ch\d+/lab-[\w-]+\.py$")
 MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded", async \(\) => \{\s*'
@@ -130,6 +148,101 @@ def heading_ids(html: str, ids: list[str]) -> str:
         return html            # a table of contents of other depth: leave the page as nbconvert wrote it
     names = iter(ids)
     return HEADING.sub(lambda m: (lambda i: f'<h{m["level"]} id="{i}">{m["text"]}<a class="anchor-link" href="#{i}">')(next(names)), html)
+
+
+KERNEL_STARTUP = """\
+# Written by bookbuild/labs.py for the lab notebooks' kernels (IPYTHONDIR points here):
+# this repository's attnkit, and the figure workers' disk memo of its expensive pure calls.
+def _book_memoize():
+    import sys
+    sys.path.insert(0, {root!r})
+    from bookbuild import bookcache
+    bookcache.memoize({names!r})
+_book_memoize()
+del _book_memoize
+"""
+
+
+def nbconvert_config() -> str:
+    """nbconvert's config file for the labs (read by mkdocs-jupyter's NbConvertApp): the installed
+    nbconvert's preprocessors with CoalesceStreamsPreprocessor moved after ExecutePreprocessor,
+    and enabled. (nbclient's own ``coalesce_streams`` cannot be set from a config.)"""
+    import json
+
+    from nbconvert.exporters.exporter import Exporter
+
+    order = list(Exporter.class_traits()["default_preprocessors"].default())
+    coalesce, execute = "nbconvert.preprocessors.CoalesceStreamsPreprocessor", "nbconvert.preprocessors.ExecutePreprocessor"
+    if coalesce not in order or execute not in order:
+        raise PluginError(f"labs: nbconvert's preprocessors changed ({order}); update bookbuild/labs.py")
+    order.remove(coalesce)
+    order.insert(order.index(execute) + 1, coalesce)
+    return json.dumps({"Exporter": {"default_preprocessors": order}, "CoalesceStreamsPreprocessor": {"enabled": True}},
+                      indent=1) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        write_atomically(path, text.encode("utf-8"))
+
+
+def configure() -> str:
+    """The IPython startup file that memoizes MEMOIZED in every lab kernel (``IPYTHONDIR``) and the
+    Jupyter config folder with nbconvert's settings (``JUPYTER_CONFIG_DIR``). Returns those settings."""
+    _write(CACHE / "ipython" / "profile_default" / "startup" / "00-book-memo.py",
+           KERNEL_STARTUP.format(root=str(ROOT), names=MEMOIZED))
+    nbconvert = nbconvert_config()
+    _write(CACHE / "jupyter" / "jupyter_nbconvert_config.json", nbconvert)
+    os.environ["IPYTHONDIR"] = str(CACHE / "ipython")
+    os.environ["JUPYTER_CONFIG_DIR"] = str(CACHE / "jupyter")
+    return nbconvert
+
+
+RENDER = re.compile(r"""render_svg\(\s*(?P<q>["'])(?P<id>[\w-]+)(?P=q)""")
+FIGURE_IMPORT = re.compile(r"^\s*(?:from|import)\s+attnkit\.figures\.(?P<module>\w+)", re.M)
+
+
+def lab_figure_modules(docs_dir) -> set[str] | None:
+    """The files of attnkit/figures/ whose code the lab notebooks of ``docs_dir`` can run:
+    attnkit/figures/__init__.py and _style.py, the module of each figure a lab draws with
+    ``render_svg("<id>", ...)`` (a literal id), each figure module a lab imports by name, and
+    the figure modules those import. None (meaning: all of attnkit/figures/) when a lab uses
+    the figures some other way (an id that is not a literal, ``FIGURES``, a figure id no
+    module defines), so the key is never narrower than what the code can reach."""
+    figure_dir = ATTNKIT / "figures"
+    defines = {}
+    for path in sorted(figure_dir.glob("*.py")):
+        for m in re.finditer(r"""@figure\(\s*["']([\w-]+)["']""", path.read_text(encoding="utf-8")):
+            defines[m[1]] = path.name
+    modules = set(FIGURE_SHARED)
+    for lab in sorted(Path(docs_dir).glob("ch*/lab-*.py")):
+        text = lab.read_text(encoding="utf-8")
+        uses = len(re.findall(r"render_svg\(", text))
+        ids = [m["id"] for m in RENDER.finditer(text)]
+        if uses != len(ids) or any(i not in defines for i in ids) or "FIGURES" in text \
+                or re.search(r"from\s+attnkit\s+import\s+[^\n]*\bfigures\b|attnkit\.figures\.(?!_style\b)\w+\(", text):
+            return None
+        modules |= {defines[i] for i in ids}
+        modules |= {m["module"] + ".py" for m in FIGURE_IMPORT.finditer(text)}
+    parsed: dict = {}
+    for name in sorted(modules):
+        modules = modules | imported_figure_modules(name, parsed, figure_dir)
+    return modules
+
+
+def lab_figures_digest(docs_dir) -> str:
+    modules = lab_figure_modules(docs_dir)
+    files = attnkit_files(figures=True) if modules is None else [ATTNKIT / "figures" / m for m in sorted(modules)]
+    return sources([p for p in files if "figures" in p.relative_to(ATTNKIT).parts[:-1]])
+
+
+def on_config(config):
+    if "mkdocs-jupyter" in config.plugins:
+        lang = config.theme["language"]
+        nb = key("notebooks", 3, lang, configure(), attnkit_digest(figures=False), lab_figures_digest(config.docs_dir),
+                 environment(), *[_version(p) for p in ("nbconvert", "nbclient", "ipykernel", "jupytext", "mkdocs-jupyter")])
+        config.plugins["mkdocs-jupyter"].config["cache_dir"] = str(CACHE / "notebooks" / lang / nb[:24])
+    return config
 
 
 def on_page_content(html, page, config, files):

@@ -5,7 +5,11 @@
 * The print page gets each page's final HTML: mkdocs-print-site-plugin keeps a copy of a page's
   HTML when its own on_page_content runs, which is before the hooks (e.g. cjk_lines.py joins Chinese
   lines there). This hook's on_page_content runs last (event priority), so it hands the plugin
-  the finished HTML.
+  the finished HTML, with short lines in its formulas (:func:`short_lines`): print-site renames
+  the page's anchors with a regex that rescans the rest of a line at every tag, quadratic in the
+  length of a line, and KaTeX writes each formula as one long line of tags (34 s of a 52 s build).
+  Once print-site has written the print page, the formulas get their one line back
+  (:func:`on_post_build`): the print page holds what the pages hold.
 * The nav gets a last entry that links to this language's PDF. The PDF does not exist while
   MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
   here, after MkDocs validated the nav, rather than written into the nav of the configs.
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import subprocess
 import tomllib
 from pathlib import Path
@@ -24,14 +29,43 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 from mkdocs.structure.nav import Link
 
-from . import print_site_fix
 from .nav_titles import TITLES
 
 ROOT = Path(__file__).resolve().parents[1]
 PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}
 
 
-print_site_fix.install()   # print-site's anchor renaming, linear (see print_site_fix.py)
+KATEX = re.compile(r'<span class="katex">')
+SPAN = re.compile(r"<(/?)span\b")
+TAG_NAME = re.compile(r"<(/?[a-zA-Z][\w-]*)")
+BREAK = "\n\f"             # a line break and a form feed: whitespace inside a tag, found nowhere else
+BROKEN = re.compile(r"<(/?[a-zA-Z][\w-]*)\n\f")
+
+
+def short_lines(html: str) -> str:
+    r"""``html`` with a line break (:data:`BREAK`) after the name of every tag inside a formula
+    (``<span\n\f class=``, ``</mi\n\f>``: the same HTML), so that no line of a formula is longer
+    than one tag; :data:`BROKEN` finds them again.
+
+    >>> html = '<p>x <span class="katex"><span class="m"><mi>e</mi></span></span> y</p>'
+    >>> short_lines(html).replace(BREAK, "|")
+    '<p>x <span| class="katex"><span| class="m"><mi|>e</mi|></span|></span|> y</p>'
+    >>> BROKEN.sub(r"<\1", short_lines(html)) == html
+    True
+    """
+    out, pos = [], 0
+    while (start := KATEX.search(html, pos)) is not None:
+        depth, end = 0, None
+        for tag in SPAN.finditer(html, start.start()):
+            depth += -1 if tag[1] else 1
+            if depth == 0:
+                end = html.index(">", tag.end()) + 1
+                break
+        if end is None:
+            break
+        out += [html[pos:start.start()], TAG_NAME.sub(lambda m: f"<{m[1]}{BREAK}", html[start.start():end])]
+        pos = end
+    return "".join(out) + html[pos:]
 
 
 def pdf_url(lang: str) -> str:
@@ -50,6 +84,12 @@ def build_info() -> dict:
     return {"version": version, "commit": commit, "date": when.strftime("%Y-%m-%d")}
 
 
+def on_post_build(config):   # after print-site wrote the print page (hooks run after plugins)
+    path = Path(config.site_dir) / "print_page" / "index.html"
+    if path.is_file():
+        path.write_text(BROKEN.sub(r"<\1", path.read_text(encoding="utf-8")), encoding="utf-8")
+
+
 def on_config(config):
     config.extra["build"] = build_info()
     return config
@@ -64,5 +104,5 @@ def on_nav(nav, config, files):
 @event_priority(-100)  # after every other plugin and hook: see mkdocs.yml, above `hooks:`
 def on_page_content(html, page, config, files):
     if hasattr(page, "html"):  # set by print-site for every page it will combine
-        page.html = html
+        page.html = short_lines(html)
     return html

@@ -93,9 +93,9 @@ def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkey
 
 
 def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
-    exec_cache = import_module("bookbuild.exec_cache")
+    labs = import_module("bookbuild.labs")
     for lang in ("zh", "en"):
-        modules = exec_cache.lab_figure_modules(ROOT / "docs" / lang)
+        modules = labs.lab_figure_modules(ROOT / "docs" / lang)
         assert modules is not None and {"__init__.py", "_style.py", "ch4.py"} <= modules, modules
         assert "ch3.py" not in modules, "a chapter 3 figure edit would re-execute the labs"
     lab = tmp_path / "ch1" / "lab-x.py"
@@ -103,11 +103,11 @@ def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
     for text, expected in [('render_svg("ch3-softmax-amplify", "zh")', "ch3.py"),
                            ("from attnkit.figures.ch9 import x", "ch9.py")]:
         lab.write_text(text + "\n", encoding="utf-8")
-        assert expected in exec_cache.lab_figure_modules(tmp_path), text
+        assert expected in labs.lab_figure_modules(tmp_path), text
     for text in ["render_svg(fig_id, 'zh')", 'render_svg("no-such-figure", "zh")', "from attnkit.figures import FIGURES",
                  "from attnkit import figures"]:
         lab.write_text(text + "\n", encoding="utf-8")
-        assert exec_cache.lab_figure_modules(tmp_path) is None, f"{text}: should key by every figure module"
+        assert labs.lab_figure_modules(tmp_path) is None, f"{text}: should key by every figure module"
 
 
 def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
@@ -120,354 +120,102 @@ def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
 
 def test_search_entries_are_keyed_by_the_page_and_the_search_settings():
     """The search plugin's settings (separator, lang, jieba_dict) decide how a page's text is
-    split, so a change of mkdocs.yml's search section must miss the cache."""
-    import types
-
-    pagecache = import_module("bookbuild.pagecache")
+    split, so a change of mkdocs.yml's search section must miss the cache; so must the page."""
+    search = import_module("bookbuild.search")
     page = types.SimpleNamespace(meta={}, content="<p>小猫</p>", toc=[], url="ch3/", title="3.3")
     options = {"lang": ["zh"], "separator": r"[\s\-]+"}
-    same = pagecache._search_key(page, dict(options))
-    assert pagecache._search_key(page, dict(options)) == same
-    assert pagecache._search_key(page, {**options, "separator": r"[\s]+"}) != same
-    assert pagecache._search_key(types.SimpleNamespace(**{**vars(page), "content": "<p>小狗</p>"}), options) != same
+    same = search.entries_key(page, dict(options))
+    assert search.entries_key(page, dict(options)) == same
+    assert search.entries_key(page, {**options, "separator": r"[\s]+"}) != same
+    for change in ({"content": "<p>小狗</p>"}, {"url": "ch4/"}, {"title": "3.4"}, {"meta": {"search": {"boost": 2}}}):
+        assert search.entries_key(types.SimpleNamespace(**{**vars(page), **change}), options) != same, change
 
 
-def _fake_site(title_of_3_3="3.3 Softmax"):
-    """A page, its nav and a config, shaped as MkDocs hands them to _build_page."""
-    import types
-
-    ns = types.SimpleNamespace
-    theme = ns(name="material", dirs=["overrides"], static_templates={"404.html", "sitemap.xml"},
-               items=lambda: {"language": "en", "features": ["navigation.instant"]}.items())
-    config = ns(items=lambda: {"site_url": "http://127.0.0.1:8000/en/", "extra": {"build": {"commit": "abc"}},
-                               "site_dir": "/tmp/anywhere"}.items(),
-                theme=theme, plugins={"print-site": ns(config={"toc_title": "Contents"})})
-    softmax = ns(title=title_of_3_3, url="ch3/softmax/", meta={}, children=None)
-    index = ns(title="3 Q, K, V", url="ch3/", meta={}, children=None)
-    section = ns(title="Chapter 3", url=None, meta=None, children=[index, softmax])
-    nav = ns(items=[section], pages=[index, softmax])
-    page = ns(file=ns(src_uri="ch3/index.md", dest_uri="ch3/index.html", url="ch3/"), title="3 Q, K, V",
-              content="<p>q k v</p>", toc=[], meta={}, url="ch3/", previous_page=None, next_page=softmax,
-              parent=section, active=True)
-    section.parent = None
-    return page, config, nav
+def test_cached_search_entries_go_back_in_their_place(tmp_path, monkeypatch):
+    """search.merge: the index of a build where some pages were excluded (their entries cached)
+    is the index of a build where none was: entries in the order the pages were built."""
+    search = import_module("bookbuild.search")
+    monkeypatch.setattr(search, "ENTRIES", bookcache.Store.__new__(bookcache.Store))
+    search.ENTRIES.dir, search.ENTRIES.suffix = tmp_path, ".json"
+    home = [{"location": "", "title": "首页", "text": "a"}, {"location": "#x", "title": "x", "text": "b"}]
+    ch3 = [{"location": "ch3/", "title": "3", "text": "c"}]
+    ch3_softmax = [{"location": "ch3/softmax/", "title": "3.3", "text": "d"},
+                   {"location": "ch3/softmax/#y", "title": "y", "text": "e"}]
+    uncached = home + ch3 + ch3_softmax
+    monkeypatch.setattr(search, "_pages", [("", "k0", None), ("ch3/", "k1", ch3), ("ch3/softmax/", "k2", None)])
+    assert search.merge(home + ch3_softmax) == uncached
+    assert search.ENTRIES.get("k2") is not None and search.ENTRIES.get("k1") is None   # fresh entries are cached
+    monkeypatch.setattr(search, "_pages", [("", "k0", home), ("ch3/", "k1", ch3), ("ch3/softmax/", "k2", ch3_softmax)])
+    assert search.merge([]) == uncached
 
 
-def test_page_cache_key_covers_nav_titles_config_and_the_page_itself():
-    """A cached page (template + post_page hooks) must miss when anything it shows changes:
-    another page's title (the nav and prev/next), the config (site_url, config.extra, a plugin's
-    settings), the page's content, toc or meta. The build's output folder does not count
-    (tools/serve.py builds each version into a new one)."""
-    pagecache = import_module("bookbuild.pagecache")
-    page, config, nav = _fake_site()
-
-    def page_key(page=page, config=config, nav=nav):
-        return pagecache._page_key(page, config, nav, [page.file], "main.html", False)
-
-    same = page_key()
-    assert page_key() == same
-    renamed_page, _, renamed_nav = _fake_site("3.3 Softmax, renamed")
-    assert page_key(page=renamed_page, nav=renamed_nav) != same, "another page's title (nav, next) is not in the key"
-    import types
-
-    for change in ({"content": "<p>q k v!</p>"}, {"meta": {"template": "x"}}, {"title": "3 QKV"},
-                   {"toc": [types.SimpleNamespace(id="a", url="#a", title="A", level=2, children=[])]}):
-        assert page_key(page=types.SimpleNamespace(**{**vars(page), **change})) != same, change
-    moved = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "site_dir": "/tmp/else"}.items()})
-    assert page_key(config=moved) == same, "the output folder must not be in the key (serve builds into new folders)"
-    for change in ({"site_url": "http://example.org/en/"}, {"extra": {"build": {"commit": "abc"}, "alternate": []}}):
-        other = types.SimpleNamespace(**{**vars(config), "items": lambda c=change: {**dict(config.items()), **c}.items()})
-        assert page_key(config=other) != same, change
-    # the print cover's commit id and date: only in the key if a page template reads config.extra.build
-    other = types.SimpleNamespace(**{**vars(config), "items": lambda: {**dict(config.items()), "extra": {"build": {"commit": "def"}}}.items()})
-    assert not pagecache._pages_read_build(str(ROOT))
-    assert page_key(config=other) == same, "a new commit id must not empty the page cache"
-    plugins = {"print-site": types.SimpleNamespace(config={"toc_title": "Table of contents"})}
-    assert page_key(config=types.SimpleNamespace(**{**vars(config), "plugins": plugins})) != same
-
-
-def test_page_cache_key_covers_overrides_hooks_and_config_files(tmp_path):
-    """Every file of overrides/ (templates, the CSS trim_and_minify.py reads) and bookbuild/ (the hooks too), the configs."""
-    pagecache = import_module("bookbuild.pagecache")
-    for rel in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "overrides/main.html",
-                "overrides/partials/alternate.html", "overrides/assets/book.css", "bookbuild/trim_and_minify.py",
-                "bookbuild/katex_render.js", "bookbuild/hooks/trim_and_minify.py", "bookbuild/listings.py"):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text("one", encoding="utf-8")
-    pagecache._site_digest.cache_clear()
-    before = pagecache._site_digest(str(tmp_path))
-    for rel in ("mkdocs.en.yml", "overrides/partials/alternate.html", "overrides/assets/book.css",
-                "bookbuild/katex_render.js", "bookbuild/hooks/trim_and_minify.py", "bookbuild/listings.py"):
-        (tmp_path / rel).write_text("two", encoding="utf-8")
-        pagecache._site_digest.cache_clear()
-        after = pagecache._site_digest(str(tmp_path))
-        assert after != before, f"{rel} is not in the page cache's key"
-        before = after
-    pagecache._pages_read_build.cache_clear()
-    assert not pagecache._pages_read_build(str(tmp_path))
-    (tmp_path / "overrides" / "print" / "cover.html").parent.mkdir()
-    (tmp_path / "overrides" / "print" / "cover.html").write_text("{{ config.extra.build.commit }}", encoding="utf-8")
-    pagecache._pages_read_build.cache_clear()
-    assert not pagecache._pages_read_build(str(tmp_path)), "the print cover is not a page template"
-    (tmp_path / "overrides" / "partials" / "alternate.html").write_text("{{ config.extra.build.date }}", encoding="utf-8")
-    pagecache._pages_read_build.cache_clear()
-    assert pagecache._pages_read_build(str(tmp_path)), "a page template that shows the build must key on it"
-
-
-def test_converted_page_key_covers_attnkit_snippets_tools_glossary_and_the_page(tmp_path, monkeypatch):
-    """The Markdown->HTML cache (pagecache._populate_page): an edit of an attnkit function a macro
-    calls, of a listing the page includes (every listing when it includes files another way), of
-    attnkit/figures/ when the page names figures, of docs/glossary.yml or of KaTeX's version
-    must miss (the listing filter is bookbuild/listings.py, in the site digest); so must the page's own bytes and
-    markdown-exec's counters at its start."""
-    import types
-
-    pagecache = import_module("bookbuild.pagecache")
-    cache_module = import_module("bookbuild.bookcache")
-    for rel in ("attnkit/__init__.py", "attnkit/core.py", "snippets/ch3/cake.py",
-                "docs/glossary.yml", "package-lock.json"):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text("one\n", encoding="utf-8")
-    monkeypatch.setattr(cache_module, "ROOT", tmp_path)
-    monkeypatch.setattr(cache_module, "ATTNKIT", tmp_path / "attnkit")
-    monkeypatch.setattr(pagecache, "ROOT", tmp_path)
-    monkeypatch.setattr(cache_module, "_LISTED", {})   # attnkit's file list under tmp_path, for this test only
-
-    def inputs():
-        pagecache._book_inputs.cache_clear()
-        return pagecache._book_inputs()
-
-    before = inputs()
-    assert inputs() == before
-    for rel in ("docs/glossary.yml", "package-lock.json"):
-        (tmp_path / rel).write_text("two\n", encoding="utf-8")
-        after = inputs()
-        assert after != before, f"{rel} is not in the converted page's key"
-        before = after
-    # per page: the listings it includes and attnkit (attnkit/figures/ when it names figures)
-    for rel in ("snippets/ch3/other.py", "attnkit/figures/ch3.py"):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text("one\n", encoding="utf-8")
-    cache_module._LISTED.clear()
-    page = b'![w](../figures/ch3-softmax-amplify.svg)\n```python exec="on"\n--8<-- "ch3/cake.py"\n```\n'
-    uses_figures = page + b"{{ attnkit.figures }}"
-    blocks = b"--8<--\nch3/cake.py\n--8<--\n"
-    keys = {name: pagecache._page_inputs(src) for name, src in (("page", page), ("figures", uses_figures), ("blocks", blocks))}
-    edits = {"snippets/ch3/cake.py": {"page", "figures", "blocks"}, "snippets/ch3/other.py": {"blocks"},
-             "attnkit/core.py": {"page", "figures", "blocks"}, "attnkit/figures/ch3.py": {"figures"}}
-    for rel, changes in edits.items():
-        (tmp_path / rel).write_text((tmp_path / rel).read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
-        cache_module._LISTED.clear()
-        now = {name: pagecache._page_inputs(src) for name, src in (("page", page), ("figures", uses_figures), ("blocks", blocks))}
-        changed = {name for name in now if now[name] != keys[name]}
-        assert changed == changes, f"after editing {rel}: the keys of {sorted(changed)} changed, expected {sorted(changes)}"
-        keys = now
-    monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
-    monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
-    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html"),
-                                 url="ch3/softmax/")
-    files = [types.SimpleNamespace(src_uri="ch3/softmax.md", dest_uri="ch3/softmax/index.html", url="ch3/softmax/")]
-    pagecache._per_build.clear()
-    same = pagecache._converted_key(page, None, files, b"# 3.3 Softmax")
-    assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax!") != same
-    monkeypatch.setattr(pagecache, "_counters", lambda: [1, []])
-    assert pagecache._converted_key(page, None, files, b"# 3.3 Softmax") != same, "markdown-exec's counters"
-
-
-def test_converted_page_key_covers_the_exercises_where_a_page_names_them(tmp_path, monkeypatch):
-    """A page that names ``exercise`` (``exercise("id")``, ``exercise_progress("chN")``) is converted
-    again when an exercise file, bookbuild/listings.py's filter, or where a page embeds an exercise
-    changes (the chapter's index lists them in reading order, with links); a sentence edit that
-    moves no exercise keeps every key, and a page that does not name them never reads them."""
-    import shutil
-
-    pages = import_module("bookbuild.exercise_pages")
-    cache_module = import_module("bookbuild.bookcache")
-    pagecache = import_module("bookbuild.pagecache")
-    shutil.copytree(ROOT / "exercises" / "ch3", tmp_path / "exercises" / "ch3")
-    for rel in ("bookbuild/exercise_pages.py", "bookbuild/listings.py", "mkdocs.yml"):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / rel, tmp_path / rel)
-    docs = tmp_path / "docs" / "zh" / "ch3"
-    docs.mkdir(parents=True)
-    (docs / "index.md").write_text('# 3\n{{ exercise_progress("ch3") }}\n', encoding="utf-8")
-    (docs / "softmax.md").write_text('# 3.3\n一句话。\n{{ exercise("ch3-softmax") }}\n', encoding="utf-8")
-    (docs / "pipeline.md").write_text('# 3.5\n{{ exercise("ch3-attention") }}\n', encoding="utf-8")
-    monkeypatch.setattr(cache_module, "ROOT", tmp_path)
-    monkeypatch.setattr(pages, "ROOT", tmp_path)
-    monkeypatch.setattr(pages, "EXERCISES", tmp_path / "exercises")
-    monkeypatch.setattr(pages, "DOCS", tmp_path / "docs")
-
-    def key(source: bytes):
-        pages.load_all.cache_clear()
-        pagecache._per_build.clear()
-        return pagecache._exercise_inputs(source, types.SimpleNamespace(theme={"language": "zh"}))
-
-    index = b'{{ exercise_progress("ch3") }}'
-    try:
-        before = key(index)
-        assert key(b"# 3.3 Softmax") == [], "a page that names no exercise does not read them"
-        (docs / "softmax.md").write_text('# 3.3\n两句话。\n{{ exercise("ch3-softmax") }}\n', encoding="utf-8")
-        assert key(index) == before, "a sentence edit that moves no exercise keeps the index page's key"
-        edits = [lambda: (docs / "pipeline.md").write_text('# 3.5\n', encoding="utf-8"),        # embedded nowhere
-                 lambda: (docs / "softmax.md").write_text('{{ exercise("ch3-attention") }}\n{{ exercise("ch3-softmax") }}',
-                                                         encoding="utf-8"),                    # another page, order
-                 lambda: (tmp_path / "exercises/ch3/softmax.py").write_text(
-                     (tmp_path / "exercises/ch3/softmax.py").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8"),
-                 lambda: (tmp_path / "bookbuild/listings.py").write_text("# another filter\n", encoding="utf-8")]
-        for number, edit in enumerate(edits):
-            edit()
-            after = key(index)
-            assert after != before, f"edit {number} kept the exercise pages' key"
-            before = after
-    finally:
-        pages.load_all.cache_clear()
-        pagecache._per_build.clear()
-    # and the converted page's key holds them
-    monkeypatch.setattr(pagecache, "_config_part", lambda config: "config")
-    monkeypatch.setattr(pagecache, "_counters", lambda: [0, []])
-    monkeypatch.setattr(pagecache, "_page_inputs", lambda source: "inputs")
-    config = types.SimpleNamespace(theme={"language": "zh"})
-    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/index.md", dest_uri="ch3/index.html"), url="ch3/")
-    monkeypatch.setattr(pagecache, "_exercise_inputs", lambda source, config: ["one"])
-    pagecache._per_build.clear()
-    same = pagecache._converted_key(page, config, [], index)
-    monkeypatch.setattr(pagecache, "_exercise_inputs", lambda source, config: ["two"])
-    assert pagecache._converted_key(page, config, [], index) != same
-    pagecache._per_build.clear()
-
-
-def test_a_cached_listing_is_numbered_as_a_run_one(tmp_path, monkeypatch):
-    """markdown-exec numbers the blocks it runs, and the numbers at a page's start are in the
-    converted-page key of every later page (pagecache._counters): a listing served from the
-    listing cache takes its number as a run does, so a listing edit re-converts its own page,
-    not every page after it, and a warm build numbers the blocks as a cold one."""
-    from markdown_exec._internal.formatters import python
-
-    exec_cache = import_module("bookbuild.exec_cache")
-    store = import_module("bookbuild.bookcache").Store("listings", ".txt")
-    store.dir = tmp_path
-    monkeypatch.setattr(exec_cache, "LISTINGS", store)
-    for name in ("index", "hits", "runs"):
-        monkeypatch.setitem(exec_cache._state, name, 0)
-    run = exec_cache._cached_run(import_module("bookbuild.patches").installed(exec_cache.RUN_PYTHON))
-    taken = []
-    for _ in range(2):
-        before = python._sessions_counter[None]
-        assert run("print(6 * 7)") == "42\n"
-        taken.append(python._sessions_counter[None] - before)
-    assert (exec_cache._state["runs"], exec_cache._state["hits"]) == (1, 1)
-    assert taken == [1, 1], "a cached listing must take a block number as a run one does"
-
-
-def test_patched_internals_are_the_code_they_were_written_from():
-    """pagecache wraps MkDocs' _build_page and _populate_page, Theme.get_env and Material's search,
-    exec_cache markdown-exec's _run_python, and print_site_fix replaces print-site's
-    update_anchor_ids: each only for the source it was written from (bookbuild/patches.py). A new
-    MkDocs, Material, markdown-exec or print-site must be checked first (until then the caches
-    are off, never wrong): this fails when an installed package changed one of them."""
-    patches = import_module("bookbuild.patches")
-    changed = [target for target in patches.PATCHED if not patches.known(target)]
-    assert not changed, (f"{changed} changed: compare each with its wrapper (bookbuild/patches.py names the file), "
-                         "then add its digest to PATCHED")
-
-
-def test_a_patch_of_unknown_code_is_left_out(monkeypatch):
-    """The tripwire itself: a function whose source is not the recorded one is not wrapped."""
-    patches = import_module("bookbuild.patches")
-    module = types.ModuleType("patched_here")
-
-    def f():
-        return "own"
-
-    module.f = f
-    monkeypatch.setitem(sys.modules, "patched_here", module)
-    monkeypatch.setitem(patches.PATCHED, "patched_here:f", {"0000000000000000"})
-    assert not patches.patch("patched_here:f", lambda original: lambda: "wrapped") and module.f() == "own"
-    monkeypatch.setitem(patches.PATCHED, "patched_here:f", {patches.source_digest(f)})
-    assert patches.patch("patched_here:f", lambda original: lambda: "wrapped") and module.f() == "wrapped"
-    assert patches.installed("patched_here:f") is f and patches.patch("patched_here:f", None), "wrapped once"
-
-
-def test_page_handlers_unknown_to_the_page_cache_fail_the_build():
-    """Every page-event handler of both configs is in KNOWN_PAGE_HANDLERS, and one that is not
-    fails the build with a message that says what to do (it used to switch the cache off)."""
-    import types
-
-    from mkdocs.config import load_config
+def test_a_listing_runs_in_a_fresh_namespace_and_names_its_source_when_it_fails():
+    """bookbuild/listings.py runs each listing in the build process (cached by its code): what it
+    printed, NumPy's print options as they were, and a failure that names the snippet, the page
+    and the listing's own lines."""
+    import numpy as np
     from mkdocs.exceptions import PluginError
 
-    pagecache = import_module("bookbuild.pagecache")
-    for lang, path in (("zh", ROOT / "mkdocs.yml"), ("en", ROOT / "mkdocs.en.yml")):
-        config = load_config(config_file=str(path))
-        assert pagecache._unknown_page_handlers(config) == [], lang
-        pagecache.check_page_handlers(config)
-
-    def on_page_content(html, page, config, files):
-        return html
-
-    on_page_content.__module__ = "bookbuild.newhook"
-    events = {event: [] for event in pagecache.KNOWN_PAGE_HANDLERS}
-    events["page_content"].append(on_page_content)
-    fake = types.SimpleNamespace(plugins=types.SimpleNamespace(events=events))
-    with pytest.raises(PluginError, match=r"page_content: bookbuild\.newhook.*KNOWN_PAGE_HANDLERS in bookbuild/pagecache\.py"):
-        pagecache.check_page_handlers(fake)
+    listings = import_module("bookbuild.listings")
+    before = np.get_printoptions()
+    out = listings.run("import numpy as np\nnp.set_printoptions(precision=1)\nx = 2\nprint(np.array([1/3]), x)\n",
+                       "snippets/chX/a.py (included by docs/en/chX/a.md)")
+    assert out == "[0.3] 2\n" and np.get_printoptions() == before and "x" not in globals()
+    with pytest.raises(PluginError) as error:
+        listings.run("def f():\n    return 1 / 0\n\nprint(f())\n", "snippets/chX/b.py (included by docs/zh/chX/b.md)")
+    message = str(error.value)
+    assert "snippets/chX/b.py (included by docs/zh/chX/b.md) failed: ZeroDivisionError" in message
+    assert "line 4: print(f())" in message and "line 2: return 1 / 0" in message
+    with pytest.raises(PluginError, match="SystemExit"):
+        listings.run("import sys\nsys.exit(3)\n", "snippets/chX/c.py")
 
 
-MUTATORS = {"append", "extend", "add", "update", "setdefault", "insert", "pop", "clear", "remove", "discard"}
+def test_a_listing_shows_its_code_then_its_output_in_plain_fences(monkeypatch):
+    """A listing fence becomes the listing for the page's language and a text fence with what it
+    printed; a fence longer than any backtick run inside, so the output cannot close it."""
+    listings = import_module("bookbuild.listings")
+    monkeypatch.setattr(listings, "output", lambda code, where: "```\n" if "tick" in code else "4\n")
+    md = '> note\n\n    ```python exec="on" source="above" result="text"\n    --8<-- "ch3/softmax_cake.py"\n    ```\n'
+    out = listings.expand(md, "en")
+    assert out.startswith("> note\n\n    ```python\n    import numpy as np") and out.endswith("    ```text\n    4\n    ```\n")
+    code = listings.for_language((ROOT / "snippets" / "ch3" / "softmax_cake.py").read_text(encoding="utf-8"), "en")
+    assert code.strip() in out.replace("\n    ", "\n")
+    monkeypatch.setattr(listings, "for_language", lambda source, lang: "print('tick')\n")
+    assert "````text\n    ```\n    ````" in listings.expand(md, "en")
 
 
-def test_post_page_hooks_the_page_cache_skips_record_nothing():
-    """pagecache serves an unchanged page from its cache without running the PURE_POST_PAGE hooks'
-    on_post_page: one that also records something (trim_and_minify.py once listed the pages it later pointed
-    at the trimmed stylesheet, so a warm build kept Material's full one) loses it on a hit."""
-    pagecache = import_module("bookbuild.pagecache")
-    for module in sorted(pagecache.PURE_POST_PAGE):
-        rel = Path(import_module(module).__file__).relative_to(ROOT).as_posix()
-        tree = ast.parse((ROOT / rel).read_bytes())
-        module_names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
-                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
-        hooks = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "on_post_page"]
-        assert hooks, f"{rel} is in PURE_POST_PAGE but has no on_post_page"
-        for node in ast.walk(hooks[0]):
-            assert not isinstance(node, (ast.Global, ast.Nonlocal)), f"{rel}: on_post_page declares a global"
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-                assert not (node.func.value.id in module_names and node.func.attr in MUTATORS), (
-                    f"{rel}: on_post_page changes the module's {node.func.value.id} (.{node.func.attr}): record it in another "
-                    "event (on_files, on_page_markdown), or take the module out of pagecache.PURE_POST_PAGE")
-            if isinstance(node, (ast.Assign, ast.AugAssign)):
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                        assert target.value.id not in module_names, f"{rel}: on_post_page writes into {target.value.id}"
+PRIVATE_USE = re.compile(r"\b(?:mkdocs|material|markdown_exec|mkdocs_print_site_plugin|mkdocs_jupyter|mkdocs_macros|pymdownx|"
+                         r"jinja2|nbconvert)\b[\w.:]*[.:]_[a-z]\w*")
 
 
-def test_converted_pages_are_only_those_whose_template_code_is_pure():
-    """glossary() and concept_table() read other pages' headings: not cached. Nor lab notebooks,
-    ``session=`` listings, or a page that includes another file."""
-    import types
-
-    pagecache = import_module("bookbuild.pagecache")
-    md = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch3/softmax.md"))
-    lab = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="ch4/lab-heads.py"))
-    assert pagecache._cacheable(md, "{{ pct(softmax([5, 2, 0])[0]) }} {% set w = attnkit.rnn %}{{ num(w.x) }}".encode())
-    assert pagecache._cacheable(md, b'{{ exercise("ch3-softmax") }} {{ exercise_progress("ch3") }}')   # their inputs are keyed
-    assert not pagecache._cacheable(md, b"{{ glossary() }}")
-    assert not pagecache._cacheable(md, b"{{ concept_table() }}")
-    assert not pagecache._cacheable(md, b"{{ page.next_page.title }}")      # the nav is not in the key
-    assert not pagecache._cacheable(md, b"{{ config.site_name }}")
-    assert not pagecache._cacheable(md, b'{% include "other.md" %}')
-    assert not pagecache._cacheable(md, b'```python exec="on" session="a"\nx = 1\n```')
-    assert not pagecache._cacheable(lab, b"# %%")
-    assert not pagecache._cacheable(md, b'```bash exec="on"\nls docs\n```')
-    assert not pagecache._cacheable(md, b'  ~~~console exec="1"\n$ cat x\n~~~')
-    assert pagecache._cacheable(md, b'```python exec="on" result="text"\nprint(1)\n```\n```bash\nmake serve\n```')
-    # every macro macros.py defines is classified: pure (PURE_MACROS) or reads more than the key holds
-    source = "".join((BOOKBUILD / name).read_text(encoding="utf-8") for name in ("macros.py", "glossary.py", "exercise_pages.py"))
-    defined = set(re.findall(r"@env\.macro\s+def (\w+)", source)) | set(re.findall(r"env\.macro\((\w+)\)", source))
-    defined |= set(re.findall(r'env\.variables\["(\w+)"\]', source))
-    unclassified = defined - pagecache.PURE_MACROS - {"glossary", "concept_table"}
-    assert not unclassified, (f"macros {sorted(unclassified)}: add them to PURE_MACROS in bookbuild/pagecache.py if "
-                              "their result depends only on attnkit, snippets/, the glossary and the page's own source")
+def test_the_build_uses_no_private_code_of_another_project():
+    """Issue 33: nothing of MkDocs, Material, markdown-exec, print-site, mkdocs-jupyter, macros,
+    pymdownx, Jinja or nbconvert is wrapped, replaced or reassigned, and no private name of theirs
+    is imported or read: an upgrade then changes nothing the build relies on but public behaviour
+    (which the tests check). Only attnkit's own functions are replaced (bookcache.memoize)."""
+    problems = []
+    for path in sorted([*BOOKBUILD.rglob("*.py"), *(ROOT / "tools").glob("*.py")]):
+        source = path.read_text(encoding="utf-8")
+        rel = path.relative_to(ROOT).as_posix()
+        problems += [f"{rel}: {m[0]}" for m in PRIVATE_USE.finditer(source)]
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__" and any(
+                    part.startswith("_") for part in node.module.split(".")) and node.level == 0:
+                problems.append(f"{rel}:{node.lineno}: from {node.module} import ...")
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and not (node.module or "").startswith(("attnkit", "bookbuild")):
+                problems += [f"{rel}:{node.lineno}: imports {a.name} from {node.module}" for a in node.names
+                             if a.name.startswith("_") and a.name != "__future__"]
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                root = target
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if isinstance(target, ast.Attribute) and isinstance(root, ast.Name) and root.id in {
+                        "mkdocs", "material", "markdown_exec", "mkdocs_print_site_plugin", "mkdocs_jupyter", "mkdocs_macros",
+                        "pymdownx", "jinja2", "nbconvert", "search", "urls", "build", "theme", "pages"}:
+                    problems.append(f"{rel}:{node.lineno}: assigns {ast.unparse(target)}")
+    assert not problems, "\n".join(problems)
+    assert not (BOOKBUILD / "patches.py").exists()
 
 
 def test_figure_modules_do_nothing_at_import_but_define_and_register():
@@ -539,97 +287,57 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
     assert {"docs", "attnkit", "bookbuild", "snippets", "overrides", "mkdocs.yml", "mkdocs.en.yml"} <= watched
 
 
-def test_serve_goes_on_with_a_prepared_build_only_after_page_and_listing_edits():
-    """A prepared build has loaded the config and run on_config (hooks, attnkit, the glossary,
-    the labs' sources read): only an edit of a Markdown page of its language or of a listing
-    leaves that valid."""
-    after = serve_tool.read_after_on_config
-    assert after(ROOT / "docs" / "zh" / "ch3" / "softmax.md", "zh")
-    assert after(ROOT / "docs" / "en" / "ch3" / "new-page.md", "en")          # a new page: files are listed later
-    assert after(ROOT / "snippets" / "ch3" / "qkv.py", "zh") and after(ROOT / "snippets" / "ch3" / "qkv.py", "en")
-    assert not after(ROOT / "docs" / "en" / "ch3" / "softmax.md", "zh")
-    for other in ("docs/zh/ch4/lab-heads.py", "docs/glossary.yml", "bookbuild/macros.py", "mkdocs.yml", "mkdocs.en.yml",
-                  "attnkit/core.py", "overrides/main.html", "tools/listings.py", "docs/zh/.pages", "exercises/ch3/softmax.py"):
-        assert not after(ROOT / other, "zh") and not after(ROOT / other, "en"), other
-    assert not after(Path("/tmp/elsewhere.md"), "zh")
+def test_serve_runs_the_data_step_only_after_edits_that_can_change_figures_or_widgets():
+    for path in ("docs/zh/ch3/softmax.md", "docs/en/ch3/softmax.md", "snippets/ch3/qkv.py"):
+        assert not serve_tool.needs_data(ROOT / path), path
+    for path in ("attnkit/core.py", "attnkit/figures/ch3.py", "exercises/ch3/softmax.py", "bookbuild/widgets.py", "mkdocs.yml"):
+        assert serve_tool.needs_data(ROOT / path), path
+    assert "exercises" in serve_tool.WATCHED, "an edited exercise must be rebuilt"
 
 
-PREPARE_AND_LIST_READS = """
-import os, sys
-sys.path[:0] = [sys.argv[1] + "/tools", sys.argv[1]]
-import build
-seen = set()
-def hook(event, args):
-    if event in ("open", "os.scandir", "os.listdir") and args and isinstance(args[0], (str, bytes, os.PathLike)):
-        seen.add(os.path.abspath(os.fsdecode(args[0])))
-sys.addaudithook(hook)
-config = build._load(sys.argv[2], sys.argv[3])
-config = config.plugins.on_config(config)
-config.plugins.on_shutdown()
-print("\\n".join(sorted(seen)))
-"""
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_preparation_reads_no_page_and_no_listing(lang, tmp_path):
-    """What serve's shortcut rests on (tools/serve.py: read_after_on_config): loading the config
-    and running on_config, as tools/build.py's build_when_told does, opens no Markdown page and
-    nothing of snippets/ (it lists docs/ and reads the labs, which is allowed)."""
-    result = subprocess.run([sys.executable, "-c", PREPARE_AND_LIST_READS, str(ROOT), lang, str(tmp_path / "site")],
-                            cwd=ROOT, capture_output=True, text=True, timeout=600,
-                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert result.returncode == 0, result.stderr[-3000:]
-    read = [Path(line) for line in result.stdout.splitlines()]
-    assert any(ROOT / "attnkit" in p.parents for p in read), "the audit hook saw nothing: the test tests nothing"
-    wrong = [p for p in read if ROOT / "snippets" in p.parents or p == ROOT / "snippets"
-             or ROOT / "docs" in p.parents and p.suffix == ".md"]
-    assert not wrong, f"a preparation read {wrong}: serve must not go on with one after an edit of those"
-
-
-class _StubBuilder:
-    """What the serve handler needs of a Builder: a current site (or none, after a failure)."""
-
-    def __init__(self, current, failed=False):
-        self.current, self.failed, self.version = current, failed, 1 if current else 0
-
-    def wait_first(self, timeout):
-        pass
-
-    def wait_built(self, version, timeout):
-        return False
-
-
-def _serve_stub(builders, pyodide):
+def _serve_stub(current: dict, pyodide, status="data [ 3/144] figure ch3-x (zh) 0.2 s"):
     import http.server
     import threading
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), serve_tool.make_handler(builders, pyodide))
+    book = serve_tool.Book(tuple(current), Path("/nonexistent"), None)
+    book.current.update(current)
+    book.version.update({lang: int(site is not None) for lang, site in current.items()})
+    book.status = status
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), serve_tool.make_handler(book, pyodide))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def test_serve_lang_en_alone_serves_the_pyodide_files_and_a_failed_first_build_says_so(tmp_path):
+def test_serve_lang_en_alone_serves_the_pyodide_files_and_says_what_it_does_before_the_first_build(tmp_path):
     site = tmp_path / "en"
     site.mkdir()
     (site / "index.html").write_text("<html><body>home</body></html>", encoding="utf-8")
     wasm = tmp_path / "pyodide.asm.wasm"
     wasm.write_bytes(b"\0asm-bytes")
-    server, base = _serve_stub({"en": _StubBuilder(site)}, {"pyodide.asm.wasm": wasm})
+    server, base = _serve_stub({"en": site}, {"pyodide.asm.wasm": wasm})
     try:
         with urllib.request.urlopen(f"{base}/assets/pyodide/pyodide.asm.wasm", timeout=10) as r:
             assert r.read() == b"\0asm-bytes" and r.headers["Content-Type"] == "application/wasm"
         with urllib.request.urlopen(f"{base}/assets/book.css", timeout=10) as r:   # other zh paths: to /en/
             assert r.url.endswith("/en/") and b"home" in r.read()
+        with urllib.request.urlopen(f"{base}/en/", timeout=10) as r:
+            assert b'src="/__serve__/reload.js" data-lang="en" data-version="1"' in r.read()
     finally:
         server.shutdown()
-    server, base = _serve_stub({"zh": _StubBuilder(None, failed=True)}, {})
+    server, base = _serve_stub({"zh": None}, {})
     try:
         with pytest.raises(urllib.error.HTTPError) as error:
             urllib.request.urlopen(f"{base}/ch3/softmax/", timeout=10)
-        assert error.value.code == 503 and b"build failed" in error.value.read()
+        body = error.value.read()
+        assert error.value.code == 503 and b"data [ 3/144] figure ch3-x (zh)" in body and b'http-equiv="refresh"' in body
     finally:
         server.shutdown()
+
+
+def test_make_publish_refuses_without_a_public_address():
+    result = subprocess.run(["make", "-s", "publish"], cwd=ROOT, capture_output=True, text=True,
+                            env={k: v for k, v in os.environ.items() if k not in ("SITE_URL", "MAKEFLAGS")})
+    assert result.returncode == 2 and "set SITE_URL" in result.stderr, result.stderr
 
 
 # ---------------------------------------------------------------- slow: builds in a copy
@@ -739,8 +447,9 @@ def without_measurements(rel: str, body: bytes) -> bytes:
 def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_path):
     """Edit a figure function, a listing, a page title, docs/glossary.yml and a page template under
     `make serve`, then compare every file the server serves with a cold build (no caches) of the
-    edited sources, byte for byte. The caches copied from this repository hold every page as
-    it was: a key that misses one of these inputs serves a stale page and fails here."""
+    edited sources, byte for byte. The caches copied from this repository hold every figure,
+    listing and search entry as it was: a key that misses one of these inputs serves a stale
+    page and fails here."""
     repo = copy_repo(tmp_path / "repo", caches=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -772,13 +481,10 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         for url, text in ((f"{base}/ch0/", "除以 √d_k（改名）"), (f"{base}/ch0/", "template edited while serving"),
                           (f"{base}/glossary/", "每读一个词就改写一次隐藏状态")):
             poll(url, lambda body, t=text.encode(): t in body)
-        # then a sentence of a page alone: the build that shows it goes on from a prepared config
-        # (tools/serve.py, Builder); the builds after the edits above may not (they read other files)
+        # then a sentence of a page alone, and two saves half a second apart: the page shows both
         page = repo / "docs" / "zh" / "ch3" / "softmax.md"
         page.write_text(page.read_text(encoding="utf-8") + "\n这句话是服务期间写的。\n", encoding="utf-8")
         poll(page_url, lambda body: "这句话是服务期间写的".encode() in body)
-        # two saves half a second apart: the first one's build is stopped for the second's
-        # (from the preparation made while it ran), and the page shows both
         time.sleep(1)
         page.write_text(page.read_text(encoding="utf-8") + "\n又写了一句。\n", encoding="utf-8")
         time.sleep(0.5)
@@ -789,23 +495,25 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
                          env_extra={"BOOK_CACHE": str(tmp_path / "empty-cache"), "SITE_URL": f"{base}/"})
         assert cold.returncode == 0, (cold.stdout + cold.stderr)[-3000:]
-        # every file of the cold build, as the server serves it now (reload script removed)
+        # every file of the cold build, as the server serves it now (reload script removed); the
+        # print page (the PDF's source) is the one file serve leaves out
         served_tree = {}
         for rel in tree(tmp_path / "cold"):
-            body = fetch(f"{base}/{rel}")
-            served_tree[rel] = SCRIPT.sub(b"", body) if rel.endswith(".html") else body
+            if not rel.startswith("print_page/"):
+                body = fetch(f"{base}/{rel}")
+                served_tree[rel] = SCRIPT.sub(b"", body) if rel.endswith(".html") else body
     finally:
         server.terminate()
         server.wait(timeout=60)
         log.close()
-    cold_tree = tree(tmp_path / "cold")
+    cold_tree = {rel: body for rel, body in tree(tmp_path / "cold").items() if not rel.startswith("print_page/")}
     differ = [rel for rel in cold_tree
               if without_measurements(rel, served_tree.get(rel, b"")) != without_measurements(rel, cold_tree[rel])]
     assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
-    built = [line for line in (tmp_path / "serve.log").read_text(encoding="utf-8").splitlines() if ": built in " in line]
-    assert "prepared" not in built[1], built        # after the figure, listing, glossary, template edits: afresh
-    assert "config prepared before the edit" in built[-1], built   # after the page edit alone
-    assert "zh: build stopped after" in (tmp_path / "serve.log").read_text(encoding="utf-8"), built   # the two saves
+    log_text = (tmp_path / "serve.log").read_text(encoding="utf-8")
+    assert re.search(r"data \[\s*1/\d+\] figure ch3-softmax-amplify \(zh\)", log_text), "the figure edit: the data step redrew it"
+    with pytest.raises(urllib.error.HTTPError):
+        fetch(f"{base}/print_page/")
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
     cold_page = (tmp_path / "cold" / "ch3" / "softmax" / "index.html").read_bytes()
     assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"
@@ -838,39 +546,38 @@ def test_every_cache_is_under_book_cache(tmp_path):
 # A plugin's handler is named by its class, a hook's by bookbuild.<module>.<function>.
 RUN_ORDER = {
     "shutdown": ["bookbuild.katex_math.on_shutdown"],
-    "config": ["SearchPlugin.on_config", "MarkdownExecPlugin.on_config", "MacrosPlugin.on_config",
-               "PrintSitePlugin.on_config", "bookbuild.exec_cache.on_config", "bookbuild.pagecache.on_config",
-               "bookbuild.i18n.on_config", "bookbuild.playground.on_config", "bookbuild.offline_pdf.on_config",
-               "bookbuild.katex_math.on_config", "bookbuild.trim_and_minify.on_config", "bookbuild.csp.on_config"],
+    "config": ["SearchPlugin.on_config", "MacrosPlugin.on_config", "PrintSitePlugin.on_config",
+               "bookbuild.i18n.on_config", "bookbuild.playground.on_config", "bookbuild.listings.on_config",
+               "bookbuild.offline_pdf.on_config", "bookbuild.labs.on_config", "bookbuild.katex_math.on_config",
+               "bookbuild.search.on_config", "bookbuild.trim_and_minify.on_config", "bookbuild.csp.on_config"],
     "files": ["Plugin.on_files", "bookbuild.figures.on_files", "bookbuild.vendor.on_files", "bookbuild.widgets.on_files",
               "bookbuild.playground.on_files", "bookbuild.trim_and_minify.on_files"],
     "nav": ["MacrosPlugin.on_nav", "PrintSitePlugin.on_nav", "bookbuild.nav_titles.on_nav", "bookbuild.offline_pdf.on_nav"],
-    "env": ["MarkdownExecPlugin.on_env", "bookbuild.nav_titles.on_env"],
-    "page_markdown": ["bookbuild.exec_cache.on_page_markdown", "MacrosPlugin.on_page_markdown",
-                      "bookbuild.playground.on_page_markdown", "bookbuild.listings.on_page_markdown"],
+    "env": ["bookbuild.templates.on_env", "bookbuild.nav_titles.on_env"],
+    "page_markdown": ["MacrosPlugin.on_page_markdown", "bookbuild.playground.on_page_markdown",
+                      "bookbuild.listings.on_page_markdown"],
     "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.cjk_lines.on_page_content", "bookbuild.labs.on_page_content",
                      "bookbuild.glossary.on_page_content", "bookbuild.katex_math.on_page_content",
                      "bookbuild.print_only.on_page_content", "bookbuild.a11y.on_page_content",
-                     "bookbuild.layout_hints.on_page_content", "bookbuild.offline_pdf.on_page_content"],
+                     "bookbuild.offline_pdf.on_page_content", "bookbuild.search.on_page_content"],
+    "page_context": ["SearchPlugin.on_page_context", "PrintSitePlugin.on_page_context", "bookbuild.search.on_page_context"],
     "post_page": ["Plugin.on_post_page", "bookbuild.labs.on_post_page", "bookbuild.a11y.on_post_page",
                   "bookbuild.trim_and_minify.on_post_page", "bookbuild.csp.on_post_page"],
     "post_template": ["bookbuild.a11y.on_post_template", "bookbuild.trim_and_minify.on_post_template",
                       "bookbuild.csp.on_post_template"],
-    "post_build": ["SearchPlugin.on_post_build", "MarkdownExecPlugin.on_post_build", "Plugin.on_post_build",
-                   "MacrosPlugin.on_post_build", "PrintSitePlugin.on_post_build", "bookbuild.exec_cache.on_post_build",
-                   "bookbuild.pagecache.on_post_build", "bookbuild.labs.on_post_build", "bookbuild.katex_math.on_post_build",
-                   "bookbuild.search.on_post_build", "bookbuild.trim_and_minify.on_post_build", "bookbuild.figures.on_post_build",
-                   "bookbuild.csp.on_post_build"],
-    "build_error": ["bookbuild.figures.on_build_error"],
+    "post_build": ["SearchPlugin.on_post_build", "Plugin.on_post_build", "MacrosPlugin.on_post_build",
+                   "PrintSitePlugin.on_post_build", "bookbuild.offline_pdf.on_post_build", "bookbuild.labs.on_post_build",
+                   "bookbuild.katex_math.on_post_build",
+                   "bookbuild.search.on_post_build", "bookbuild.trim_and_minify.on_post_build", "bookbuild.csp.on_post_build"],
 }
 # the only handlers with a priority of their own (mkdocs.yml, the comment above `hooks:`)
-PRIORITIES = {"bookbuild.exec_cache.on_page_markdown": 100, "bookbuild.offline_pdf.on_page_content": -100,
-              "bookbuild.figures.on_post_build": -100, "bookbuild.csp.on_post_build": -100}
+PRIORITIES = {"bookbuild.offline_pdf.on_page_content": -100, "bookbuild.search.on_page_content": -200,
+              "bookbuild.csp.on_post_build": -100}
 
 
 def test_hooks_run_in_the_order_mkdocs_yml_gives():
     """Each event's handlers, in the order MkDocs runs them, in both configs: the hooks list in
-    mkdocs.yml and the four priorities written above it, nothing else."""
+    mkdocs.yml and the priorities written above it, nothing else."""
     from mkdocs.config import load_config
 
     def name(method):
