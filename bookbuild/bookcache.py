@@ -331,41 +331,7 @@ def unmemoize() -> None:
     _MEMOIZED.clear()
 
 
-def render_figure(fig_id: str, lang: str, memoized: tuple[str, ...] = ()) -> bytes:
-    """:func:`memoize` the named functions, then ``attnkit.figures.render_svg(fig_id, lang)``.
-    Memoized calls return what the call returns (unpickled), so the SVG is the same bytes
-    (tests/test_bookcache.py checks it)."""
-    import importlib
-
-    figures = importlib.import_module("attnkit.figures")
-    memoize(memoized)
-    return figures.render_svg(fig_id, lang)
-
-
 def python(code: str) -> list[str]:
     """The command of a fresh interpreter that runs ``code`` with this repository's attnkit and
     bookbuild/ importable (a figure worker: nothing imported by the build process leaks in)."""
     return [sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}]\n{code}"]
-
-
-def draw_figures(jobs_file: str) -> None:
-    """A figure worker: draw the figures listed in ``jobs_file`` ({"lang", "jobs": [[id, svg
-    path], ...], "memoized"}) that no other worker of the same build has claimed, writing each
-    SVG to its cache path; a figure that raises leaves ``<id>.error`` beside ``jobs_file``
-    (the build reports it) and ends this worker. Several workers share one list: each claims a
-    figure by creating ``<id>.claim`` (O_EXCL), so an idle worker takes the next one."""
-    import json
-
-    folder = Path(jobs_file).parent
-    spec = json.loads(Path(jobs_file).read_text())
-    for fig_id, path in spec["jobs"]:
-        try:
-            os.close(os.open(folder / f"{fig_id}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            continue
-        try:
-            svg = render_figure(fig_id, spec["lang"], tuple(spec["memoized"]))
-        except Exception as error:
-            (folder / f"{fig_id}.error").write_text(f"{type(error).__name__}: {error}", encoding="utf-8")
-            raise SystemExit(1) from None
-        write_atomically(Path(path), svg)

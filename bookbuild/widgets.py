@@ -505,26 +505,41 @@ def widget_data(name: str, lang: str) -> dict:
     return BUILDERS[name](lang)
 
 
+# Each widget's data is cached in .cache/widgets/ (bookbuild/bookcache.py) under this file, attnkit
+# without its figures, the environment, the widget and the language (the tiny GPT is not retrained
+# per build), and the model of 12.5 as float32 weights beside it. The data step computes them.
+BINARY = "sample-text.bin"
+# The widgets whose data trains a model (chapters 12, 8 and 11): the data step starts them first.
+TRAINED = ("sample-text.json", "train-gpt.json", "induction-replay.json")
+
+
+def cache_paths(lang: str) -> dict[str, Path]:
+    """{file name under data/widgets/: where it is cached in ``lang``}."""
+    here = sources([Path(__file__)])
+    paths = {f"{name}.json": Store("widgets", ".json").path(
+        key("widget", 1, name, lang, here, attnkit_digest(figures=False), environment(), *_inputs_beyond_attnkit(name, lang)))
+        for name in BUILDERS}
+    paths[BINARY] = Store("widgets", ".bin").path(
+        key("widget-bin", 1, "sample-text", lang, here, attnkit_digest(figures=False), environment()))
+    return paths
+
+
+def compute(name: str, lang: str) -> bytes:
+    """The bytes of data/widgets/``name`` in ``lang`` (a JSON file, or the sampling model's weights)."""
+    if name == BINARY:
+        return sample_weights(lang)
+    return json.dumps(BUILDERS[name.removesuffix(".json")](lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def on_files(files, config):
-    # Cached in .cache/widgets/ (bookbuild/bookcache.py) under this file, attnkit without its
-    # figures, the environment, the widget and the language: the tiny GPT is not retrained per build.
-    store = Store("widgets", ".json")
+    from . import data
+
     lang = config.theme["language"]
-    computed = []
-    for name, build in BUILDERS.items():
-        k = key("widget", 1, name, lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment(),
-                *_inputs_beyond_attnkit(name, lang))
-        content = store.get(k)
-        if content is None:
-            content = json.dumps(build(lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-            store.put(k, content)
-            computed.append(name)
-        files.append(File.generated(config, f"data/widgets/{name}.json", content=content))
-    k = key("widget-bin", 1, "sample-text", lang, sources([Path(__file__)]), attnkit_digest(figures=False), environment())
-    weights = Store("widgets", ".bin").get(k)
-    if weights is None:
-        weights = sample_weights(lang)
-        Store("widgets", ".bin").put(k, weights)
-    files.append(File.generated(config, "data/widgets/sample-text.bin", content=weights))
-    log.info("widget data (%s): %s computed, %d cached", lang, ", ".join(computed) or "none", len(BUILDERS) - len(computed))
+    paths = cache_paths(lang)
+    computed = [name for name, path in paths.items() if not path.is_file()]
+    if computed:
+        data.ensure(lang, log.info)
+    for name, path in paths.items():
+        files.append(File.generated(config, f"data/widgets/{name}", content=path.read_bytes()))
+    log.info("widget data (%s): %s computed, %d cached", lang, ", ".join(computed) or "none", len(paths) - len(computed))
     return files

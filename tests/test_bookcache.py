@@ -50,7 +50,7 @@ def test_two_processes_asking_for_the_same_call_compute_it_once(tmp_path):
 
 @pytest.mark.slow   # two fresh interpreters drawing a figure three times: ~8 s (make check leaves it to make test)
 def test_memoized_figure_workers_draw_the_same_bytes(tmp_path):
-    """render_figure (memoized computations, as the build's workers draw) gives exactly
+    """A figure drawn with memoized computations (as the data step's workers draw) is exactly
     render_svg's bytes, on a miss and on a hit; ch3-softmax-saturation calls two of them."""
     assert "attnkit.measure.scaling_experiment" in bookcache.MEMOIZED
     code = """
@@ -59,8 +59,9 @@ def test_memoized_figure_workers_draw_the_same_bytes(tmp_path):
         from attnkit.figures import render_svg
         plain = render_svg("ch3-softmax-saturation", "en")
         names = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores")
-        miss = bookcache.render_figure("ch3-softmax-saturation", "en", names)
-        hit = bookcache.render_figure("ch3-softmax-saturation", "en", names)
+        bookcache.memoize(names)
+        miss = render_svg("ch3-softmax-saturation", "en")
+        hit = render_svg("ch3-softmax-saturation", "en")
         import attnkit.measure
         print(plain == miss == hit, hasattr(attnkit.measure.scaling_experiment, "__wrapped__"),
               len(list(bookcache.CACHE.glob("memo/*/*.pickle"))) > 0)
@@ -134,15 +135,15 @@ def test_a_default_given_or_left_out_is_one_call(tmp_path):
 
 
 def test_the_labs_kernels_memoize_and_merge_printed_lines(tmp_path):
-    """What exec_cache writes for the labs works: its IPython startup file, run as IPython runs it
+    """What bookbuild/labs.py writes for the labs works: its IPython startup file, run as IPython runs it
     in each kernel, memoizes MEMOIZED with this repository's attnkit first on the path; its
     nbconvert config survives mkdocs-jupyter's own settings, so ExecutePreprocessor merges a
     cell's printed lines into one output (a lab prints the same page however fast it prints)."""
     code = f"""
         import json, os, sys
         sys.path.insert(0, {str(ROOT)!r})
-        from bookbuild import lab_kernels
-        lab_kernels.configure()
+        from bookbuild import labs
+        labs.configure()
         startup = os.path.join(os.environ["IPYTHONDIR"], "profile_default", "startup", "00-book-memo.py")
         namespace = {{}}
         exec(compile(open(startup).read(), startup, "exec"), namespace)
