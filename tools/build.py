@@ -1,14 +1,15 @@
-"""Build the book: both languages at once, in two processes (the machine's two cores).
+"""Build the book: the data step, then both languages at once, in two processes (the two cores).
 
     python tools/build.py              # site/ (Chinese) and site/en/ (English), as `make build`
     python tools/build.py --lang en    # one language only (into site/en/)
     python tools/build.py -d /tmp/out  # somewhere else
 
-Each language is built by its own ``mkdocs build --strict`` into a fresh folder next to the
-target, and the folders are moved into place only when both succeeded, so a failed build never
-leaves half a site. Every build is a fresh process: nothing imported by an earlier build
-(an old attnkit, an old hook) can reach it. tools/serve.py forks its builds here too
-(:func:`build_or_explain`, :func:`build_when_told`).
+First the figures and the widgets' data that the caches miss are computed (bookbuild/data.py,
+`make data`), with a line per job. Then each language is built by its own ``mkdocs build
+--strict`` into a fresh folder next to the target, and the folders are moved into place only when
+both succeeded, so a failed build never leaves half a site. Every build is a fresh process:
+nothing imported by an earlier build (an old attnkit, an old hook) can reach it. tools/serve.py
+forks its builds here too (:func:`build_or_explain`).
 """
 
 from __future__ import annotations
@@ -46,52 +47,6 @@ def _load(lang: str, site_dir: str, quiet: bool = True):
     return config
 
 
-PREPARED_UNUSABLE = 75   # exit code of a prepared build that cannot go on: serve builds afresh
-
-
-def build_when_told(lang: str, site_dir: str, conn) -> None:
-    """For tools/serve.py: a build prepared ahead of the next edit. Loads the config and runs the
-    plugins' ``on_config`` now (what a build does first: the hooks and attnkit imported, the
-    config read), then waits for a message on ``conn``: "go" builds on from there as
-    :func:`build_or_explain` would, anything else (or serve closing the pipe) ends it.
-
-    serve says "go" only when nothing that this preparation read changed since it started (see
-    tools/serve.py: only Markdown pages of this language). A preparation that failed or logged a
-    warning (--strict counts those) is never used: it exits with PREPARED_UNUSABLE after "go"
-    and serve builds afresh, which shows the message."""
-    import logging
-
-    os.setpgrp()
-    mkdocs_log, warned, config = logging.getLogger("mkdocs"), [], None
-
-    class Held(logging.Handler):   # the preparation's messages: shown by the fresh build instead
-        def emit(self, record):
-            if record.levelno >= logging.WARNING:
-                warned.append(record)
-
-    held = Held()
-    mkdocs_log.addHandler(held)
-    mkdocs_log.propagate = False
-    try:
-        config = _load(lang, site_dir)
-        config = config.plugins.on_config(config)
-    except Exception:   # any failure: the fresh build reports it as MkDocs does
-        warned.append(None)
-    finally:
-        mkdocs_log.removeHandler(held)
-        mkdocs_log.propagate = True
-    try:
-        message = conn.recv()
-    except EOFError:
-        message = None
-    if message != "go" or warned:
-        if config is not None:
-            config.plugins.on_shutdown()
-        raise SystemExit(PREPARED_UNUSABLE if message == "go" else 0)
-    config.plugins.on_config = lambda config: config   # done above: build() goes on from on_pre_build
-    _explained(lambda: config, lang, site_dir, since=os.times())
-
-
 def build_or_explain(lang: str, site_dir: str) -> None:
     """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``), for
     tools/serve.py: a failed build prints MkDocs' message and exits with 1."""
@@ -99,7 +54,7 @@ def build_or_explain(lang: str, site_dir: str) -> None:
     _explained(lambda: _load(lang, site_dir), lang, site_dir)
 
 
-def _explained(load, lang: str, site_dir: str, since=None) -> None:
+def _explained(load, lang: str, site_dir: str) -> None:
     """Build the config ``load()`` returns, timed (:func:`_timed`), and shut its plugins down; a
     failure prints MkDocs' message (as the `mkdocs` command does) and exits with 1, instead of a
     Python traceback."""
@@ -114,15 +69,15 @@ def _explained(load, lang: str, site_dir: str, since=None) -> None:
             config.plugins.on_shutdown()
 
     try:
-        _timed(run, lang, site_dir, since)
+        _timed(run, lang, site_dir)
     except MkDocsException as error:
         print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
         raise SystemExit(1) from None
 
 
-def _timed(run, lang: str, site_dir: str, since=None) -> None:
-    """``run()`` (a build), then the CPU seconds this process took (with the figure workers and
-    notebook kernels it waited for; from ``since``, an ``os.times()``, if given) written to
+def _timed(run, lang: str, site_dir: str) -> None:
+    """``run()`` (a build), then the CPU seconds this process took (with the notebook kernels it
+    waited for) written to
     ``<site_dir>.cpu`` for tools/serve.py's log: on a shared machine the wall time says more
     about the neighbours than about the build."""
     try:
@@ -136,8 +91,8 @@ def _timed(run, lang: str, site_dir: str, since=None) -> None:
         else:
             run()
     finally:
-        cpu = [t.user + t.system + t.children_user + t.children_system for t in (os.times(), since) if t is not None]
-        Path(f"{site_dir}.cpu").write_text(f"{cpu[0] - sum(cpu[1:]):.2f}")
+        t = os.times()
+        Path(f"{site_dir}.cpu").write_text(f"{t.user + t.system + t.children_user + t.children_system:.2f}")
 
 
 def command(lang: str, site_dir: Path) -> list[str]:
@@ -162,6 +117,13 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
     """Build ``langs`` in parallel into ``target`` (zh at target/, en at target/en/ or, when
     only en is built, at target/en/). Returns the seconds each language took."""
     target = Path(target).resolve()
+    sys.path.insert(0, str(ROOT))
+    from bookbuild import data
+
+    try:
+        data.make(langs, workers=os.cpu_count(), log=lambda line: print(line, flush=True))
+    except RuntimeError as error:
+        raise SystemExit(f"build failed: {error}") from None
     staging = target.with_name(f".{target.name}.building")
     shutil.rmtree(staging, ignore_errors=True)
     # BOOK_BUILDS_AT_ONCE: each language's figure workers take their share of the cores
@@ -209,7 +171,7 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
 def copy_repo(dest: Path, caches: bool) -> Path:
     """The working tree (tracked and untracked, not ignored) copied to ``dest``, with node_modules
     and the downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too.
-    For tests and benchmarks that edit sources (tests/test_build.py, tools/bench.py)."""
+    For tests and benchmarks that edit sources (tests/test_build.py, bench/bench.py)."""
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
                            capture_output=True, check=True).stdout.decode().split("\0")
     for name in filter(None, files):
