@@ -1,8 +1,8 @@
-"""Every program in tools/ starts: `python tools/X.py --help` exits 0 from any directory.
+"""Every program in tools/ and bench/ starts: `python tools/X.py --help` exits 0 from any directory.
 
-The bench programs import bookbuild, which is not installed (pyproject installs attnkit only),
-so each must put the repository on its path first; `make bench` once failed at its first
-import because an edit moved that import above the path line, and no test ran the programs.
+The programs import bookbuild, which is not installed (pyproject installs attnkit only), so each
+must put the repository on its path first; `make bench` once failed at its first import because
+an edit moved that import above the path line, and no test ran the programs.
 """
 
 import subprocess
@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# tools/ holds programs only (the modules they share are in bookbuild/); each must answer --help
-PROGRAMS = sorted((ROOT / "tools").glob("*.py"))
+# tools/ and bench/ hold programs (the modules they share are in bookbuild/ and bench/benchlib.py);
+# each must answer --help
+PROGRAMS = sorted((ROOT / "tools").glob("*.py")) + sorted(p for p in (ROOT / "bench").glob("*.py") if p.name != "benchlib.py")
 
 
 def test_the_tools_are_found():
-    assert len(PROGRAMS) >= 10, [p.name for p in PROGRAMS]
+    assert len(PROGRAMS) >= 14, [p.name for p in PROGRAMS]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
@@ -31,22 +32,24 @@ def test_each_tool_answers_help(program, tmp_path):
 def test_every_module_serve_preloads_exists():
     """tools/serve.py's forkserver imports PRELOAD once before it forks a build, and Python's
     forkserver skips a name that fails to import without a word: the builds would then import
-    it themselves, slower, and nothing would say so. Each name must be found (from tools/ and
-    the repository, the forkserver's path)."""
+    it themselves, slower, and nothing would say so. Each name must be found; none is attnkit or
+    bookbuild (every build imports those anew)."""
     import importlib.util
 
     import serve
 
-    missing = [name for name in serve.PRELOAD if importlib.util.find_spec(name) is None]
+    assert not [name for name in serve.PRELOAD if name.startswith(("attnkit", "bookbuild"))]
+    missing = [name for name in serve.PRELOAD if name != "__main__" and importlib.util.find_spec(name) is None]
     assert not missing, f"serve.PRELOAD names modules that do not exist: {missing}"
 
 
 def test_the_bench_table_prints_median_and_range(capsys):
-    """bookbuild/bench.py's print_runs, which bench_playground, bench_listings, bench_exercises and
+    """bench/benchlib.py's print_runs, which bench_playground, bench_listings, bench_exercises and
     bench_tinygpt print their timed runs with: its docstring's example, and the load average."""
     import doctest
 
-    from bookbuild import bench
+    sys.path.insert(0, str(ROOT / "bench"))
+    import benchlib as bench
 
     result = doctest.testmod(bench)
     assert result.attempted == 1 and result.failed == 0, result

@@ -1,7 +1,7 @@
 """Print how long a reader waits when checking an exercise, and what a chapter page fetches.
 Figures, not assertions (each with the load average: this machine is shared).
 
-    python tools/bench_exercises.py [--runs 3] [--site site]
+    python bench/bench_exercises.py [--runs 3] [--site site]
 
 Serves a built site (``make build`` first, or --site) and, for each run, in a fresh browser
 context (empty cache) on the Chinese book:
@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import first_visit, load, print_runs  # noqa: E402
+from benchlib import first_visit, load, print_runs  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 SOFTMAX = "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.max(x))\n    return e / np.sum(e)\n"

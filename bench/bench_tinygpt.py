@@ -1,7 +1,7 @@
 """Print how fast the tiny GPT of chapter 8 trains, in CPython and in the browser (Pyodide), and
 what chapter 8 costs a build. Figures, not assertions.
 
-    python tools/bench_tinygpt.py [--runs 3] [--site site] [--no-browser]
+    python bench/bench_tinygpt.py [--runs 3] [--site site] [--no-browser]
 
 * CPython: steps per second of attnkit.training.Trainer on the book's configuration (BOOK).
 * Browser: serves a built site (--site, default site/; build it first with `make build`), opens
@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load, print_runs  # noqa: E402
+from benchlib import load, print_runs  # noqa: E402
 
 from attnkit import training  # noqa: E402
 

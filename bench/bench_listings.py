@@ -1,7 +1,7 @@
 """Print how long a reader waits for a listing's "edit and run", and what a chapter page fetches.
 Figures, not assertions (each with the load average: this machine is shared).
 
-    python tools/bench_listings.py [--runs 3] [--site site]
+    python bench/bench_listings.py [--runs 3] [--site site]
 
 Serves a built site (``make build`` first, or --site) and, for each run, in a fresh browser
 context (empty cache) on the Chinese book:
@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import first_visit, print_runs  # noqa: E402
+from benchlib import first_visit, print_runs  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 LOOP = "i = 0\nwhile True:\n    i += 1\n    if i % 100000 == 0:\n        print('looping', i)\n"

@@ -1,6 +1,6 @@
 """What a first visit costs, per page type and language: a benchmark that prints figures.
 
-    python tools/bench_pages.py [--site site]
+    python bench/bench_pages.py [--site site]
 
 For the home page, a chapter page (3.3 softmax), the tour and the playground, in both languages,
 it opens the page in a fresh headless Chromium (empty cache, 375 px wide, like a phone), waits

@@ -2,7 +2,7 @@
 language in CPython, the build with and without its memo, the weights a page loads, and the
 browser's sampling speed. Figures, not assertions.
 
-    python tools/bench_text.py [--site site] [--no-browser] [--no-cold]
+    python bench/bench_text.py [--site site] [--no-browser] [--no-cold]
 
 * BPE: attnkit.bpe.train_bpe on each book up to its alphabet + 1000 merges (what 12.1 measures).
 * Training: attnkit.realtext.TextTrainer with the book's settings (MODEL), wall and CPU seconds.
@@ -29,7 +29,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import load  # noqa: E402
+from benchlib import load  # noqa: E402
 
 from attnkit import bpe, realtext  # noqa: E402
 

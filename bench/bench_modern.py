@@ -1,7 +1,7 @@
 """Print how fast attnkit's modern attention runs beside transformers/torch on CPU. Figures, not
 assertions.
 
-    python tools/bench_modern.py [--n 1024]
+    python bench/bench_modern.py [--n 1024]
 
 One realistic shape (a small Llama-like layer: d_model 1024, 16 query heads of 64, 4 key/value
 heads, n tokens, batch 1), float64 on both sides (attnkit computes in float64; torch runs the
@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bookbuild.bench import load  # noqa: E402
+from benchlib import load  # noqa: E402
 
 from attnkit.core import causal_mask  # noqa: E402
 from attnkit.grouped import grouped_query_attention  # noqa: E402

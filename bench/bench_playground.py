@@ -1,7 +1,7 @@
 """Print how long the playground takes from a cold browser cache to Python-ready and to the first
 result, on this machine. Figures, not assertions.
 
-    python tools/bench_playground.py [--runs 3] [--site site]
+    python bench/bench_playground.py [--runs 3] [--site site]
 
 Builds the Chinese book into a temporary folder (unless --site names a built one), serves it on
 localhost, and for each run opens a fresh browser context (empty cache), loads the playground
@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.bench import print_runs  # noqa: E402
+from benchlib import print_runs  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
 
 

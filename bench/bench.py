@@ -13,10 +13,10 @@ load average beside it (the machine is shared; a figure means little without it)
 * the test suite: the fast part (`make check`) and the browser part (with one pytest worker per
   core, as `make test`), against the copy's site and PDFs.
 
-    python tools/bench.py            # everything
-    python tools/bench.py --no-tests # skip the test suite part
-    python tools/bench.py --reload   # only make serve's start and reloads, with this repository's caches
-    python tools/bench.py --floor    # only the floor under a cold build (a warm rebuild, the figures alone)
+    python bench/bench.py            # everything
+    python bench/bench.py --no-tests # skip the test suite part
+    python bench/bench.py --reload   # only make serve's start and reloads, with this repository's caches
+    python bench/bench.py --floor    # only the floor under a cold build (a warm rebuild, the figures alone)
 
 Beside each reload, the CPU seconds its build took after the change (from make serve's log): on
 a shared machine the wall time measures the neighbours too.
@@ -34,10 +34,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))      # tools/build.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))   # tools/build.py
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for bookbuild (not installed)
 import build as book_build  # noqa: E402
-from bookbuild.bench import load  # noqa: E402
+from benchlib import load  # noqa: E402
 
 TEST_TIMEOUT = 1800   # seconds per part: a bench that hangs says so and goes on
 FAST = "not site and not browser and not pdf and not slow and not build and not serve"

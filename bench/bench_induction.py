@@ -1,7 +1,7 @@
 """Print what chapter 11's two-layer tiny GPT costs: training time in CPython, its cost to a build
 with and without the memo, and the size of the replay data the page loads. Figures, not assertions.
 
-    python tools/bench_induction.py [--site site]
+    python bench/bench_induction.py [--site site]
 
 * Training: attnkit.induction.train_induction on the book's configuration (INDUCTION), in a fresh
   interpreter, with its steps per second.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bookbuild.bench import load  # noqa: E402
+from benchlib import load  # noqa: E402
 
 
 TRAIN = r"""
