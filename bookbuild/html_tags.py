@@ -1,5 +1,5 @@
 """The one HTML tag pattern of the build, for every module that walks a page's tags (a11y.py,
-glossary.py, layout_hints.py, print_only.py): a comment, or a start or end tag whose attribute
+glossary.py, print_only.py): a comment, or a start or end tag whose attribute
 values may hold ``>`` inside their quotes (``title="a > b"`` does not end the tag).
 
 Groups, by name and number: ``closing`` (1, "/" for an end tag), ``name`` (2), ``attrs`` (3),

@@ -89,8 +89,8 @@ SETTLE = """() => {
 # (content-visibility: auto, overrides/assets/book.css), as a reader who scrolls past it sees it,
 # so that what is measured and scanned is the whole page. Returns the blocks that, drawn, are
 # larger than the block by more than its overflow-clip-margin (on screen they would be clipped),
-# or taller than the height they hold while skipped (bookbuild/layout_hints.py: a short estimate
-# puts their text over the next blocks for axe-core, axe-core#2768). With ``again`` true it only
+# or taller than the height they hold while skipped (overrides/assets/book.css: a short estimate
+# puts their content over the next blocks for axe-core, axe-core#2768). With ``again`` true it only
 # measures the blocks revealed before (after a resize).
 REVEAL = """(again) => {
   const problems = [];
@@ -107,7 +107,7 @@ REVEAL = """(again) => {
     const held = parseFloat(style.containIntrinsicBlockSize.replace("auto", ""));
     if (held && el.getBoundingClientRect().height > held + 1) {
       problems.push(`${what}: ${Math.round(el.getBoundingClientRect().height)} px tall, holds ${Math.round(held)} px ` +
-                    `while skipped (${el.getAttribute("style")}): raise the estimate in bookbuild/layout_hints.py`);
+                    `while skipped (${el.getAttribute("style")}): raise its --held in overrides/assets/book.css`);
     }
   }
   return problems;

@@ -2,7 +2,7 @@
 tags reads a ``>`` inside a quoted attribute value as part of the value, not as the tag's end
 (four patterns disagreed on it before)."""
 
-from bookbuild import a11y, glossary, html_tags, layout_hints, print_only
+from bookbuild import a11y, glossary, html_tags, print_only
 
 QUOTED = '<p title="a > b" data-x=\'c > d\'>'
 
@@ -14,15 +14,9 @@ def test_the_pattern_reads_a_quoted_gt_as_part_of_the_attribute():
 
 
 def test_every_module_walking_tags_uses_it():
-    for module in (a11y, glossary, layout_hints, print_only):
+    for module in (a11y, glossary, print_only):
         source = open(module.__file__, encoding="utf-8").read()
         assert "from .html_tags import" in source and "re.compile(r\"<!--" not in source, module.__name__
-
-
-def test_layout_hints_find_the_whole_start_tag():
-    content = f"{QUOTED}one two three</p>"
-    [(start, start_end, end, tag)] = list(layout_hints.blocks(content))
-    assert (start, start_end, end, tag) == (0, len(QUOTED), len(content), "p")
 
 
 def test_print_only_images_inside_a_tag_with_a_quoted_gt():
