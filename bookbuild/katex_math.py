@@ -161,15 +161,15 @@ def on_page_content(html_, page, config, files):
 
 # ---- what readers download: KaTeX's stylesheet and fonts, cut to what the book's formulas use ----
 # Written over the copies bookbuild/vendor.py put in the site, after every page is built:
-# * katex.min.css keeps the rules whose classes all occur on some page of this language
-#   (bookbuild/trim_and_minify.py trim_css, the same trim as the notebook stylesheet); 23 -> ~8 KB.
+# * katex.min.css keeps the rules an element of some page of this language can match
+#   (bookbuild/trim_and_minify.py purge: PurgeCSS, as for the notebook stylesheet); 23 -> ~8 KB.
 # * each font keeps the glyphs of the characters in the site's formulas (the text of their
 #   ``katex-html`` part: the MathML beside it, TeX source included, is for screen readers and
 #   clipped out of sight) and the equation numbers' "(0-9)" of the stylesheet (fontTools subset);
 #   a chapter's three fonts 47 -> ~17 KB. A glyph a formula uses is never dropped: every character
 #   KaTeX draws is a character of its output, and the formulas are all rendered at build time.
 # Cached in .cache/katex-assets/ under the stylesheet or font, the characters or classes, this
-# file and fontTools', brotli's and tinycss2's versions; what each page uses (page_usage), under its HTML.
+# file, trim_and_minify.py, fontTools' and brotli's versions; what each page uses (page_usage), under its HTML.
 KATEX_SPAN = re.compile(r'<span class="katex-html"')
 SPAN_TAG = re.compile(r"<(/?)span\b")
 TAG = re.compile(r"<[^>]*>")
@@ -196,7 +196,7 @@ def formulas(page_html: str) -> list[str]:
 
 
 def page_usage(text: str) -> tuple[str, list[str]]:
-    """(the characters of a page's formulas, sorted, as one string; the classes its HTML names),
+    """(the characters of a page's formulas, sorted, as one string; its HTML's tokens: tags, attributes, classes),
     cached in .cache/katex-assets/ under the page's HTML and this file: a rebuild after a
     one-page edit scans that page and the print page only (the 100 others cost 0.2 s)."""
     from . import trim_and_minify
@@ -209,14 +209,14 @@ def page_usage(text: str) -> tuple[str, list[str]]:
     chars = set()
     for formula in formulas(text):
         chars.update(html.unescape(TAG.sub("", formula)))
-    usage = ("".join(sorted(chars)), sorted(trim_and_minify.class_names(text)))
+    usage = ("".join(sorted(chars)), trim_and_minify.tokens(text))
     store.put(k, json.dumps(usage).encode("utf-8"))
     return usage
 
 
 def site_usage(site_dir: Path) -> tuple[str, set[str]]:
     """(the characters of every formula on the built site's pages, sorted, as one string; every
-    class any page's HTML names)."""
+    token of their HTML: tags, attributes, classes)."""
     chars, classes = set(EQUATION_NUMBERS), set()
     for path in sorted(Path(site_dir).rglob("*.html")):
         page_chars, page_classes = page_usage(path.read_text(encoding="utf-8"))
@@ -230,9 +230,13 @@ def subset_font(data: bytes, chars: str) -> bytes:
     """A WOFF2 font with the glyphs of ``chars`` (and what they need: composites, layout
     features, kerning); hinting, names and the original timestamps are kept."""
     import io
+    import logging
 
     from fontTools import subset
     from fontTools.ttLib import TTFont
+
+    # KaTeX's fonts carry 1970s timestamps, which fontTools reports on every cut (and keeps, as asked)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
 
     options = subset.Options()
     options.flavor = "woff2"
@@ -257,7 +261,7 @@ def subset_font(data: bytes, chars: str) -> bytes:
 def _versions() -> list[str]:
     from importlib.metadata import version
 
-    return [version(name) for name in ("fonttools", "brotli", "tinycss2")]
+    return [version(name) for name in ("fonttools", "brotli")]
 
 
 def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
@@ -276,7 +280,8 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     # page's font (KaTeX's cjk_fallback), and a font cut for it is the same bytes without it.
     # So both languages cut the fonts under one key.
     font_chars = "".join(c for c in chars if unicodedata.east_asian_width(c) not in ("W", "F"))
-    salt = [sources([Path(__file__), Path(trim_and_minify.__file__)]), *_versions()]
+    salt = [sources([Path(__file__), Path(trim_and_minify.__file__), Path(trim_and_minify.__file__).with_name("trim.mjs"),
+                     trim_and_minify.ROOT / "package-lock.json"]), *_versions()]
     sizes = {}
     css_path = folder / "katex.min.css"
     for path in [css_path, *sorted((folder / "fonts").glob("*.woff2"))]:
@@ -292,7 +297,7 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
             with locked(store.path(k)):
                 out = store.get(k)
                 if out is None:
-                    out = (trim_and_minify.trim_css(data.decode("utf-8"), classes).encode("utf-8") if path == css_path
+                    out = (trim_and_minify.purge(data.decode("utf-8"), classes).encode("utf-8") if path == css_path
                            else subset_font(data, font_chars))
                     store.put(k, out)
         path.write_bytes(out)

@@ -1,8 +1,8 @@
 """The end of a build is cached by content and gives what the uncached computation gives: the
-site-wide scans of bookbuild/trim_and_minify.py (Material's stylesheet trimmed to the site's classes) and
-bookbuild/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what each page
-and script contributes, so a rebuild after a one-sentence edit scans the edited page and the print
-page, not all of them. A cache keyed by less than the text it scans would keep a class or a glyph
+site-wide scans of bookbuild/trim_and_minify.py (Material's stylesheet purged against the site's
+tokens) and bookbuild/katex_math.py (KaTeX's fonts cut to the formulas' characters) remember what
+each page and script contributes, so a rebuild after a one-sentence edit scans the edited page
+and the print page, not all of them. A cache keyed by less than the text it scans would keep a class or a glyph
 that a page no longer has (or drop one it gained): each test edits one file and compares with a
 computation from an empty cache. Fast: no build, no browser.
 """
@@ -15,7 +15,6 @@ import sys
 
 import pytest
 
-from book import ROOT
 from importlib import import_module
 
 lean = import_module("bookbuild.trim_and_minify")
@@ -58,43 +57,41 @@ MATERIAL_CSS = (".md-typeset{color:red}.md-content .md-typeset{margin:0}.md-tabs
                 ".md-nav__link--active{w:4}:root{--md-accent-fg-color:1;--md-unused:2}")
 
 
-def _uncached(monkeypatch, tmp_path, function, *args):
-    """``function(*args)`` with lean's stores in an empty folder."""
-    for store in ("_FACTS", "_TRIMMED"):
-        monkeypatch.setattr(getattr(lean, store), "dir", tmp_path / store)
-    try:
-        return function(*args)
-    finally:
-        monkeypatch.undo()
+def _material(pages, scripts, sheets):
+    """Material's stylesheet purged as trim_and_minify._material_css purges it."""
+    words = {w for text in pages for w in lean.tokens(text)} | {w for text in scripts for w in lean.tokens(text, script=True)}
+    inline = [body for text in pages for body in lean.SCRIPT_BODY.findall(text)]
+    prefixes = {p for text in [*scripts, *inline] for p in lean.TEMPLATE_PREFIX.findall(text)}
+    keep = {v for text in [*pages, *scripts, *sheets] for v in lean.CUSTOM_PROPERTY.findall(text)}
+    return lean.purge(MATERIAL_CSS, words, prefixes, keep, variables=True)
 
 
-def test_material_trim_from_cached_file_facts_is_the_computed_one(tmp_path, monkeypatch):
-    """Material's trimmed stylesheet from the cache equals the computation from nothing; a page
-    that gains a class (or a script that adds one) gets the rule for it, as a fresh computation does."""
-    cache = tmp_path / "cache"
-    monkeypatch.setattr(lean._FACTS, "dir", cache / "facts")
-    monkeypatch.setattr(lean._TRIMMED, "dir", cache / "trimmed")
+def test_material_purge_from_cached_tokens_is_the_computed_one(tmp_path, monkeypatch):
+    """Material's purged stylesheet from the cache equals the computation from nothing; a page
+    that gains a class gets the rule for it, as a fresh computation does."""
+    for store, folder in ((lean._TOKENS, "tokens"), (lean._RESULTS, "results")):
+        monkeypatch.setattr(store, "dir", tmp_path / "cache" / folder)
     pages, scripts, sheets = [PAGE.replace("{extra}", "")], [SCRIPT], [".x{color:var(--md-unused)}"]
-    first = lean.trim_material(MATERIAL_CSS, pages, scripts, sheets)
-    assert list((cache / "facts").rglob("*.json")) and first == lean.trim_material(MATERIAL_CSS, pages, scripts, sheets)
+    first = _material(pages, scripts, sheets)
+    assert list((tmp_path / "cache").rglob("*.json")) and first == _material(pages, scripts, sheets)
     assert ".md-banner" not in first and ".md-tabs__link" in first and ".md-search-result__item" in first
     assert ".md-source__fact--version" in first and "--md-accent-fg-color" in first and "--md-unused" in first
     edited = [PAGE.replace("{extra}", '<p class="md-banner">'), *pages]
-    again = lean.trim_material(MATERIAL_CSS, edited, scripts, sheets)
-    monkeypatch.undo()
+    again = _material(edited, scripts, sheets)
     assert ".md-banner" in again
-    assert again == _uncached(monkeypatch, tmp_path / "fresh", lean.trim_material, MATERIAL_CSS, edited, scripts, sheets)
-    assert first == _uncached(monkeypatch, tmp_path / "fresh2", lean.trim_material, MATERIAL_CSS, pages, scripts, sheets)
+    for store, folder in ((lean._TOKENS, "tokens"), (lean._RESULTS, "results")):
+        monkeypatch.setattr(store, "dir", tmp_path / "empty" / folder)
+    assert again == _material(edited, scripts, sheets) and first == _material(pages, scripts, sheets)
 
 
-def test_file_facts_are_keyed_by_the_text_and_whether_it_is_a_script(tmp_path, monkeypatch):
-    monkeypatch.setattr(lean._FACTS, "dir", tmp_path)
+def test_tokens_are_keyed_by_the_text_and_whether_it_is_a_script(tmp_path, monkeypatch):
+    monkeypatch.setattr(lean._TOKENS, "dir", tmp_path)
     page = PAGE.replace("{extra}", "")
-    as_page, as_script = lean.file_facts(page, False), lean.file_facts(page, True)
-    assert "md-content" in as_page[0] and "md-tabs__link" in as_page[0] and "md-source__fact--" in as_page[1]
-    assert "class" in as_script[0] and "class" not in as_page[0]   # a script: every token, not only classes
-    assert [list(f) for f in lean.file_facts(page, False)] == [list(f) for f in as_page]   # a hit
-    assert "md-banner" in lean.file_facts(page.replace("md-content", "md-banner"), False)[0]
+    as_page, as_script = lean.tokens(page), lean.tokens(page, script=True)
+    assert {"md-content", "md-tabs__link", "div", "data-x"} <= set(as_page)
+    assert "body" in as_script and "md-content" in as_script   # a script: every word
+    assert lean.tokens(page) == as_page and list(tmp_path.rglob("*.json"))   # a hit
+    assert "md-banner" in lean.tokens(page.replace("md-content", "md-banner"))
 
 
 def test_katex_usage_from_the_cache_follows_each_page(tmp_path, monkeypatch):
@@ -107,26 +104,13 @@ def test_katex_usage_from_the_cache_follows_each_page(tmp_path, monkeypatch):
     (site / "a" / "index.html").write_text(f'<p class="other">{formula.format("y")}</p>', encoding="utf-8")
     monkeypatch.setattr(bookcache, "CACHE", tmp_path / "cache")
     first = katex_math.site_usage(site)
-    assert "x" in first[0] and "y" in first[0] and "z" not in first[0] and {"mathnormal", "other"} <= first[1]
+    assert "x" in first[0] and "y" in first[0] and "z" not in first[0] and {"mathnormal", "other"} <= set(first[1])
     assert list((tmp_path / "cache").rglob("*.json")) and katex_math.site_usage(site) == first
     (site / "a" / "index.html").write_text(f'<p class="another">{formula.format("z")}</p>', encoding="utf-8")
     again = katex_math.site_usage(site)
-    assert "z" in again[0] and "y" not in again[0] and "another" in again[1] and "other" not in again[1]
+    assert "z" in again[0] and "y" not in again[0] and "another" in set(again[1]) and "other" not in set(again[1])
     monkeypatch.setattr(bookcache, "CACHE", tmp_path / "empty")
     assert katex_math.site_usage(site) == again
-
-
-def test_class_values_are_what_the_word_boundary_pattern_finds():
-    """lean.class_values replaces ``CLASS_ATTR.findall`` (twice as fast on the print page): the same
-    values, on random mixtures of attributes, quotes, word characters and CJK, and on built pages."""
-    pieces = ['class="', '"', "a", "x", " ", "-", "_", "页", "data-", "<p ", ">", "b c"]
-    rng = random.Random(3)
-    for _ in range(3000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
-        assert lean.class_values(text) == lean.CLASS_ATTR.findall(text), repr(text)
-    for path in sorted((ROOT / "site").glob("*/*/index.html"))[:20]:
-        text = path.read_text(encoding="utf-8")
-        assert lean.class_values(text) == lean.CLASS_ATTR.findall(text), path
 
 
 def test_figure_imports_are_cached_under_the_source(tmp_path, monkeypatch):

@@ -43,7 +43,7 @@ def test_first_visit_fetches_no_search_no_print_files_and_one_sitemap(site, path
     page, fetched = first_visit(browser, base + path)
     names = [url.removeprefix(base) for url in fetched]
     assert not [n for n in names if "/workers/search." in n or "search_index.json" in n], names
-    assert not [n for n in names if "_markdown_exec_pyodide" in n or "print-site" in n], names
+    assert not [n for n in names if "print-site" in n], names
     assert len([n for n in names if n.endswith("sitemap.xml")]) == 1, names
     assert not page.errors, page.errors
     # Search still works: the reader opens it, the worker starts, the index loads, results show.
@@ -65,11 +65,8 @@ def test_first_visit_fetches_no_search_no_print_files_and_one_sitemap(site, path
 
 
 def test_site_holds_no_file_for_nothing():
-    """Issue 27's housekeeping: markdown-exec's pyodide assets (a stylesheet that @imports from a
-    CDN) never reach site/ (the configs enable only its python fence), and Material's own main
-    and palette stylesheets and their source maps leave once the trimmed copies are written: every
-    stylesheet in assets/stylesheets/ is one that pages link."""
-    assert not list(SITE.rglob("_markdown_exec_*")), list(SITE.rglob("_markdown_exec_*"))
+    """Material's own main and palette stylesheets and their source maps leave once the trimmed
+    copies are written: every stylesheet in assets/stylesheets/ is one that pages link."""
     import os
     import os.path
     for lang_site in (SITE, SITE / "en"):
@@ -106,7 +103,6 @@ def test_no_page_loads_what_it_does_not_use():
     for path in pages:
         html = path.read_text(encoding="utf-8")
         where = path.relative_to(SITE)
-        assert "_markdown_exec_pyodide" not in html, where
         assert '<script src="">' not in html, where
         head = html.partition("</head>")[0]
         assert not re.search(r'<link rel="alternate" href="[^"]*" hreflang=', head), where
@@ -178,47 +174,28 @@ def test_trimmed_notebook_stylesheet_styles_every_element_as_the_full_one(site, 
     page.context.close()
 
 
-def _stylesheets() -> list[Path]:
-    import material
-    assets = _notebook_assets()
-    return [assets / "index.css", assets / "theme-light.css", assets / "theme-dark.css",
-            *sorted((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("*.min.css"))]
+def test_a_purge_is_cached_under_its_stylesheet_and_tokens(tmp_path, monkeypatch):
+    """trim_and_minify.purge: PurgeCSS keeps the rules the tokens can match (and their classes'
+    prefixes, and the custom properties asked for), esbuild minifies; each result is cached under
+    everything in the job, so other tokens are another entry."""
+    monkeypatch.setattr(lean, "_RESULTS", lean.Store("lean", ".txt"))
+    monkeypatch.setattr(lean._RESULTS, "dir", tmp_path)
+    css = ".a{color:red} .b p{color:blue} .fact--x{margin:0} :root{--u:1;--v:2} .a{padding:var(--u)}"
+    assert lean.purge(css, ["a"]) == ".a{color:red}:root{--u:1;--v:2}.a{padding:var(--u)}\n"
+    assert lean.purge(css, ["a", "b", "p"], variables=True) == ".a{color:red}.b p{color:#00f}:root{--u:1}.a{padding:var(--u)}\n"
+    assert "--v:2" in lean.purge(css, ["a"], keep=["--v"], variables=True)
+    assert ".fact--x" in lean.purge(css, ["a"], prefixes=["fact--"])
+    entries = len(list(tmp_path.rglob("*.txt")))
+    assert lean.purge(css, ["a"]) and len(list(tmp_path.rglob("*.txt"))) == entries == 4   # a hit: nothing new
 
 
-@pytest.mark.parametrize("path", _stylesheets(), ids=lambda p: p.name)
-def test_top_level_scanner_splits_a_stylesheet_as_tinycss2_does(path):
-    """trim_and_minify.py finds the top-level rules without tokenising their declarations: the same rules,
-    preludes and blocks as tinycss2's full parse, on every stylesheet it trims."""
-    import tinycss2
-
-    css = path.read_text(encoding="utf-8")
-    nodes = [n for n in tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True) if n.type != "error"]
-    found = lean._top_level(css)
-    assert len(found) == len(nodes) >= 1
-    for (prelude, content), node in zip(found, nodes):
-        expected = tinycss2.serialize(node.prelude)
-        if node.type == "at-rule":
-            expected = "@" + node.at_keyword + expected
-        assert tinycss2.serialize(tinycss2.parse_component_value_list(prelude, skip_comments=True)).strip() == expected.strip()
-        blocks = (tinycss2.serialize(tinycss2.parse_component_value_list(content, skip_comments=True))
-                  if content is not None else None)
-        assert blocks == (tinycss2.serialize(node.content) if node.content is not None else None)
+def test_tokens_are_tags_attributes_and_script_words_not_text():
+    html = '<p class="md-x">Some words here <a href="#y" data-k=v>x</a></p>'
+    assert lean.tokens(html) == lean.tokens(html.replace("Some words here", "Other prose"))   # a sentence edit
+    assert {"p", "a", "class", "md-x", "href", "#y", "data-k", "v"} == set(lean.tokens(html))
 
 
-def test_trimmed_stylesheet_cached_is_the_one_computed(tmp_path, monkeypatch):
-    css = (_notebook_assets() / "index.css").read_text(encoding="utf-8")
-    html = next(SITE.rglob("lab-*/index.html")).read_text(encoding="utf-8") if SITE.is_dir() else ""
-    classes = {name for attr in lean.CLASS_ATTR.findall(html) for name in attr.split()} | {"jupyter-wrapper", "jp-Cell"}
-    monkeypatch.setattr(lean, "_TRIMMED", lean.Store("lean", ".css"))
-    monkeypatch.setattr(lean._TRIMMED, "dir", tmp_path)
-    computed = lean._trim_css(css, classes, html)
-    assert lean.trim_css(css, classes, html) == computed and list(tmp_path.rglob("*.css"))   # a miss, stored
-    assert lean.trim_css(css, classes, html) == computed                                       # a hit
-    assert lean.trim_css(css, classes - {"jp-Cell"}, html) != computed                         # other classes: other key
-    assert len(list(tmp_path.rglob("*.css"))) == 2
-
-
-# ---- Material's stylesheet trimmed to the site (lean.trim_material) ----
+# ---- Material's stylesheet trimmed to the site (trim_and_minify._material_css) ----
 
 SETTLED = """() => document.getAnimations().every(
     a => a.playState !== "running" || a.effect.getTiming().iterations === Infinity)"""

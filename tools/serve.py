@@ -53,7 +53,7 @@ IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
 PRELOAD = ["__main__", "mkdocs.commands.build", "mkdocs.config", "material.plugins.search.plugin", "mkdocs_macros.plugin",
            "mkdocs_jupyter.plugin", "pymdownx.superfences", "pymdownx.snippets", "pymdownx.arithmatex",
            "pymdownx.highlight", "pymdownx.details", "pymdownx.tabbed", "pymdownx.blocks.caption", "numpy",
-           "matplotlib", "nbconvert", "jupytext", "tinycss2"]
+           "matplotlib", "nbconvert", "jupytext"]
 PYODIDE_URL = "/assets/pyodide/"
 RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
 const me = document.currentScript;
@@ -97,23 +97,11 @@ def log(message: str) -> None:
     print(f"{time.strftime('%H:%M:%S')} serve: {message}", flush=True)
 
 
-def preloaded():
-    """The process every build is forked from, with PRELOAD imported once (jieba's dictionary too)."""
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(PRELOAD)
-    return ctx
-
-
 if __name__ == "__mp_main__":   # this file, preloaded by the forkserver ("__main__"): jieba's dictionary once, not per build
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
-
-
-def build_one(lang: str, out: str) -> None:
-    """In a process forked from the preloaded one: one build (tools/build.py)."""
-    book_build.build_or_explain(lang, out)
 
 
 class Book:
@@ -186,7 +174,7 @@ class Book:
         for lang in langs:
             self.count += 1
             out = self.workdir / f"{lang}-{self.count}"
-            jobs[lang] = (self.ctx.Process(target=build_one, args=(lang, str(out))), out)
+            jobs[lang] = (self.ctx.Process(target=book_build.build_or_explain, args=(lang, str(out))), out)
             jobs[lang][0].start()
         self.running = [job for job, _ in jobs.values()]
         for lang, (job, out) in jobs.items():
@@ -347,7 +335,8 @@ def main() -> None:
                       BOOK_BUILDS_AT_ONCE=str(len(langs)))
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
-    book.ctx = preloaded()
+    book.ctx = multiprocessing.get_context("forkserver")   # every build is forked from one process that
+    book.ctx.set_forkserver_preload(PRELOAD)                 # imported PRELOAD and read jieba's dictionary
     signal.signal(signal.SIGTERM, on_sigterm)
     observer = watch(book)
     threading.Thread(target=book.run, daemon=True).start()

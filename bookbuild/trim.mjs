@@ -1,0 +1,31 @@
+// bookbuild/trim_and_minify.py's worker: reads a JSON list of jobs on stdin, writes a JSON list of
+// results (the same order) on stdout. A job is {kind, text, tokens, prefixes, keep, variables}:
+//   "css"     the stylesheet purged by PurgeCSS against `tokens` (a class that starts with one of
+//             `prefixes` stays too; `variables`: custom properties that nothing kept reads go,
+//             except those in `keep`), then minified by esbuild
+//   "css-min" the stylesheet minified by esbuild, every rule kept
+//   "js-min"  the script (an ES module or a classic script) minified by esbuild
+import { PurgeCSS } from "purgecss";
+import { transform } from "esbuild";
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const results = [];
+for (const job of JSON.parse(input)) {
+  let text = job.text;
+  if (job.kind === "css") {
+    const [purged] = await new PurgeCSS().purge({
+      content: [{ raw: job.tokens.join(" "), extension: "txt" }],
+      css: [{ raw: text }],
+      defaultExtractor: (content) => content.split(" "),
+      safelist: { standard: job.prefixes.map((p) => new RegExp(`^${escape(p)}`)), variables: job.keep },
+      variables: job.variables,   // @font-face and @keyframes all stay: PurgeCSS reads only font-family
+    });
+    text = purged.css;
+  }
+  const loader = job.kind === "js-min" ? "js" : "css";
+  const minified = await transform(text, { loader, minify: true, charset: "utf8", legalComments: "none" });
+  results.push(minified.code);
+}
+process.stdout.write(JSON.stringify(results));
