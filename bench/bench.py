@@ -10,6 +10,8 @@ load average beside it (the machine is shared; a figure means little without it)
   book on this machine can be faster (it draws every figure and does the warm build's work);
 * ``make serve``: time until the first page is served, then the time from saving an edit to the
   served page or figure showing it: a sentence (zh, en), a listing, a figure function;
+* from a fresh clone (`git clone`, then `make serve`: its own .venv and node_modules, set up from
+  the locks) to the first served page, with the setup's share;
 * the test suite: the fast part (`make check`) and the browser part (with one pytest worker per
   core, as `make test`), against the copy's site and PDFs.
 
@@ -17,6 +19,7 @@ load average beside it (the machine is shared; a figure means little without it)
     python bench/bench.py --no-tests # skip the test suite part
     python bench/bench.py --reload   # only make serve's start and reloads, with this repository's caches
     python bench/bench.py --floor    # only the floor under a cold build (a warm rebuild, the figures alone)
+    python bench/bench.py --fresh    # only a fresh clone's `make serve` to its first page
 
 Beside each reload, the CPU seconds its build took after the change (from make serve's log): on
 a shared machine the wall time measures the neighbours too.
@@ -123,9 +126,10 @@ import sys, time
 sys.path[:0] = [{root!r}]
 import attnkit.figures as figures
 from bookbuild import bookcache
+bookcache.memoize(bookcache.MEMOIZED)
 start = time.process_time()
 for fig_id in sorted(figures.FIGURES):
-    bookcache.render_figure(fig_id, {lang!r}, bookcache.MEMOIZED)
+    figures.render_svg(fig_id, {lang!r})
 print(time.process_time() - start)
 """
 
@@ -179,9 +183,9 @@ def serve(repo: Path, env: dict, repeat: int = 1) -> None:
         """The CPU seconds of the last build of ``lang`` (make serve's log), as a note."""
         import re
 
-        found = re.findall(rf"serve: {lang}: built in [\d.]+ s, ([\d.?]+) s of CPU(, config prepared)?",
+        found = re.findall(rf"serve: {lang}: built in [\d.]+ s \(([\d.?]+) s of CPU",
                            log.read_text(encoding="utf-8", errors="replace"))
-        return f"   build CPU {found[-1][0]} s{' (prepared)' if found[-1][1] else ''}" if found else ""
+        return f"   build CPU {found[-1]} s" if found else ""
 
     try:
         zh, en = f"{base}/ch3/softmax/", f"{base}/en/ch3/softmax/"
@@ -192,7 +196,7 @@ def serve(repo: Path, env: dict, repeat: int = 1) -> None:
         stamp = str(int(time.time()))
         edit(repo / "docs/zh/ch3/softmax.md", None, f"\n这是一句新写的话{stamp}。\n")
         for n in range(repeat):
-            time.sleep(1)   # the reader looks at the page (the next build is prepared meanwhile)
+            time.sleep(1)   # the reader looks at the page
             edit(repo / "docs/zh/ch3/softmax.md", None, f"\n这是一句新写的话{stamp}{n}。\n")
             seconds = wait(zh, lambda b: f"新写的话{stamp}{n}".encode() in b)
             time.sleep(0.3)   # the log line is written just after the site is switched
@@ -219,6 +223,47 @@ def serve(repo: Path, env: dict, repeat: int = 1) -> None:
             print(f"bench: make serve did not exit within 120 s of SIGTERM; killed. Its last output:\n{tail}", flush=True)
             server.kill()
             server.wait()
+
+
+def fresh(env: dict) -> None:
+    """A fresh clone of this repository's HEAD, `make serve` in it (setup from the locks, the
+    data step, the first builds), timed to its first served page."""
+    import shutil
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-fresh-"))
+    try:
+        root = Path(__file__).resolve().parents[1]
+        subprocess.run(["git", "clone", "-q", str(root), str(folder / "clone")], check=True)
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        log = folder / "serve.log"
+        start = time.perf_counter()
+        with open(log, "wb") as out:
+            server = subprocess.Popen(["make", "serve", f"PORT={port}"], cwd=folder / "clone", env=env,
+                                      stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            setup_done = None
+            while time.perf_counter() - start < 1800:
+                text = log.read_text(encoding="utf-8", errors="replace")
+                if setup_done is None and "serve: serving" in text:
+                    setup_done = time.perf_counter() - start
+                if server.poll() is not None:
+                    raise SystemExit(f"bench: make serve ended:\n{text[-3000:]}")
+                try:
+                    if b"<html" in fetch(f"http://127.0.0.1:{port}/ch3/softmax/") and setup_done:
+                        break
+                except OSError:
+                    pass
+                time.sleep(1)
+            report("fresh clone: setup (make serve's setup-docs)", setup_done or float("nan"))
+            report("fresh clone: first page served", time.perf_counter() - start,
+                   f"  ({time.perf_counter() - start - (setup_done or 0):.0f} s after setup ended)")
+        finally:
+            os.killpg(server.pid, 15)
+            server.wait()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def tests(repo: Path, env: dict) -> None:
@@ -251,11 +296,15 @@ def main() -> None:
     parser.add_argument("--no-tests", action="store_true", help="skip timing the test suite")
     parser.add_argument("--reload", action="store_true",
                         help="only make serve's start and its reloads (3 sentence edits per language), with a copy of this repository's caches")
+    parser.add_argument("--fresh", action="store_true", help="only a fresh clone's `make serve` to its first page")
     parser.add_argument("--floor", action="store_true",
                         help="only the floor under a cold build: a warm rebuild (with a copy of this repository's caches) and the figures alone")
     args = parser.parse_args()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     print(f"bench: {os.cpu_count()} cores, {load()}", flush=True)
+    if args.fresh:
+        fresh(env)
+        return
     with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
         repo = book_build.copy_repo(Path(tmp) / "repo", caches=args.reload or args.floor)
         if args.reload:
@@ -268,6 +317,7 @@ def main() -> None:
             return
         builds(repo, env)
         serve(repo, env)
+        fresh(env)
         if not args.no_tests:
             tests(repo, env)
 
