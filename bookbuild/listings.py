@@ -188,9 +188,10 @@ def downloads(lang: str) -> dict[str, str]:
 
 
 def on_config(config):
-    from .bookcache import MEMOIZED, memoize
+    from .bookcache import MEMOIZED, freeze, memoize
 
-    memoize(MEMOIZED)   # the listings share the figure workers' training runs and measurements
+    freeze()            # attnkit's sources are read once per build
+    memoize(MEMOIZED)   # the listings share the data step's training runs and measurements
     return config
 
 
