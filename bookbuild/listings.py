@@ -130,15 +130,24 @@ def expand(markdown: str, lang: str, page: str = "a page") -> str:
 def output(code: str, where: str) -> str:
     """What ``code`` prints, run in this process as ``python`` would run the file, cached in
     .cache/listings/ under the code, attnkit (with attnkit/figures/ only if the code names
-    ``figures``) and the environment (bookbuild/bookcache.py). A listing that raises fails the
-    build with ``where`` and the lines of the listing the error passed through."""
+    ``figures``) and the environment (bookbuild/bookcache.py). A listing that raises is logged as
+    an error with ``where`` and the lines of the listing the error passed through: the strict
+    build fails at its end, after reporting every other problem too."""
+    import logging
+
+    from mkdocs.exceptions import PluginError
+
     from .bookcache import Store, attnkit_digest, environment, key
 
     store = Store("listings", ".txt")
     k = key("listing", 2, code, attnkit_digest(figures="figures" in code), environment())
     cached = store.get(k)
     if cached is None:
-        cached = run(code, where).encode("utf-8")
+        try:
+            cached = run(code, where).encode("utf-8")
+        except PluginError as error:
+            logging.getLogger("mkdocs.hooks.listings").error(str(error))
+            return f"({error})"
         store.put(k, cached)
     return cached.decode("utf-8")
 

@@ -492,21 +492,20 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         poll(page_url, lambda body: "再写一句".encode() in body and "又写了一句".encode() in body)
         served_svg = fetch(figure_url)        # the page and the figure of one build
         served_page = fetch(page_url)
-        cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),
-                         env_extra={"BOOK_CACHE": str(tmp_path / "empty-cache"), "SITE_URL": f"{base}/"})
+        cold = run_build(repo, "--lang", "zh", "-d", str(tmp_path / "cold"),   # without the print page, as serve builds
+                         env_extra={"BOOK_CACHE": str(tmp_path / "empty-cache"), "SITE_URL": f"{base}/", "BOOK_PRINT_PAGE": "false"})
         assert cold.returncode == 0, (cold.stdout + cold.stderr)[-3000:]
-        # every file of the cold build, as the server serves it now (reload script removed); the
-        # print page (the PDF's source) is the one file serve leaves out
+        # every file of the cold build, as the server serves it now (reload script removed)
         served_tree = {}
         for rel in tree(tmp_path / "cold"):
-            if not rel.startswith("print_page/"):
-                body = fetch(f"{base}/{rel}")
-                served_tree[rel] = SCRIPT.sub(b"", body) if rel.endswith(".html") else body
+            body = fetch(f"{base}/{rel}")
+            served_tree[rel] = SCRIPT.sub(b"", body) if rel.endswith(".html") else body
     finally:
         server.terminate()
         server.wait(timeout=60)
         log.close()
-    cold_tree = {rel: body for rel, body in tree(tmp_path / "cold").items() if not rel.startswith("print_page/")}
+    cold_tree = tree(tmp_path / "cold")
+    assert not any(rel.startswith("print_page/") for rel in cold_tree)
     differ = [rel for rel in cold_tree
               if without_measurements(rel, served_tree.get(rel, b"")) != without_measurements(rel, cold_tree[rel])]
     assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
