@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
 import io
 import sys
 import traceback
@@ -65,7 +66,9 @@ PAGE_SEED = 0                       # the seed the page draws its unlisted cases
 READER_FILE = "<exercise>"          # the file name the reader's code runs under (traceback lines)
 MAX_PRINTED = 20_000                # characters of the reader's printed output that are kept
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
-BLOCKED_IMPORTS = ("js", "pyodide", "pyodide_js", "_pyodide", "micropip")   # the page's JavaScript, not for a check
+# The page's JavaScript and event loop: code that reached them could close the Python worker or
+# schedule work that runs after the check (into the next one). Hidden while the reader's code runs.
+BLOCKED_IMPORTS = ("js", "pyodide", "pyodide_js", "_pyodide", "micropip", "asyncio")
 KINDS = ("passed", "syntax", "top_raised", "missing", "not_function", "input", "raised", "none", "not_number",
          "not_array", "shape", "nonfinite", "wrong", "not_tuple", "exit", "interrupt", "library", "blocked",
          "tampered")
@@ -232,7 +235,7 @@ MESSAGES = {
         "interrupt": "你的代码在第 {line} 行引发了 KeyboardInterrupt（按 Ctrl+C 时的那个信号）。"
                      "练习里用不着它，用 return 把结果交回去。",
         "library": "你的代码调用了本书 attnkit 里现成的 {name}。这个练习要你自己写出它：只用 Python 和 NumPy。",
-        "blocked": "练习里不能 import {name}：它属于网页本身（JavaScript），不是 Python 的计算。只用 Python 和 NumPy 写这个函数。",
+        "blocked": "练习里不能 import {name}：它通向计算之外（网页的 JavaScript 或它的事件循环）。只用 Python 和 NumPy 写这个函数。",
         "tampered": "你的代码改动了 Python 本身：{names}。改动过的 Python 给出的结果不可信，所以这次检查不算；"
                     "浏览器里的 Python 会重新启动。练习只需要定义函数，不要改动 builtins、NumPy 或 attnkit。",
         "and_more": "还有 {n} 处",
@@ -275,8 +278,8 @@ MESSAGES = {
                      "An exercise does not need it: hand the result back with return.",
         "library": "Your code calls {name}, the book's own function from attnkit. This exercise asks you to "
                    "write it yourself, with Python and NumPy.",
-        "blocked": "An exercise cannot import {name}: it belongs to the web page (JavaScript), not to the "
-                   "computation. Write the function with Python and NumPy.",
+        "blocked": "An exercise cannot import {name}: it reaches outside the computation (into the web page's "
+                   "JavaScript or its event loop). Write the function with Python and NumPy.",
         "tampered": "Your code changed Python itself: {names}. A changed Python cannot be trusted to mark "
                     "anything, so this check does not count, and the Python in your browser starts afresh. "
                     "An exercise only needs your function: leave builtins, NumPy and attnkit as they are.",
@@ -297,7 +300,7 @@ def _function_at(dotted: str, exercise_id: str = "?"):
     """The Python function a dotted name such as "attnkit.core.softmax" names."""
     module, _, name = dotted.rpartition(".")
     try:
-        f = getattr(import_module(module), name)
+        f = inspect.unwrap(getattr(import_module(module), name))   # the function under a cache's wrapper (the build's)
     except (ImportError, AttributeError, ValueError):
         raise ValueError(f"exercise {exercise_id!r}: forbidden names {dotted!r}, which is not a function of attnkit") from None
     if not module.startswith("attnkit") or not isinstance(f, FunctionType) or f.__closure__:
@@ -337,13 +340,31 @@ class _BlockedImport(ImportError):
     """Raised when the reader's code imports the page's JavaScript (``import js``)."""
 
 
-def _guarded_import(real_import):
-    def __import__(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A001  (the reader's)
-        if level == 0 and name.partition(".")[0] in BLOCKED_IMPORTS:
-            raise _BlockedImport(name.partition(".")[0])
-        return real_import(name, globals, locals, fromlist, level)
+class _Hidden:
+    """While open, the modules of BLOCKED_IMPORTS are out of ``sys.modules`` and a finder first in
+    ``sys.meta_path`` refuses them: ``import js`` and ``importlib.import_module("js")`` alike raise
+    _BlockedImport. Everything is put back on exit."""
 
-    return __import__
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED_IMPORTS:
+            raise _BlockedImport(name.partition(".")[0])
+        return None
+
+    def __enter__(self):
+        self.hidden = {name: module for name, module in sys.modules.items()
+                       if name.partition(".")[0] in BLOCKED_IMPORTS}
+        for name in self.hidden:
+            del sys.modules[name]
+        sys.meta_path.insert(0, self)
+        return self
+
+    def __exit__(self, *_exc):
+        while self in sys.meta_path:
+            sys.meta_path.remove(self)
+        for name in [n for n in sys.modules if n.partition(".")[0] in BLOCKED_IMPORTS]:
+            del sys.modules[name]
+        sys.modules.update(self.hidden)
+        return False
 
 
 class _LibraryCalled(Exception):
@@ -748,12 +769,12 @@ def check(exercise: Exercise, source: str, lang: str, *, seed: int = PAGE_SEED, 
 
     guard = baseline if baseline is not None else _snapshot_now()
     reader_builtins = guard.builtins()
-    reader_builtins.update(input=_no_input, exit=_exit, quit=_exit,
-                           __import__=_guarded_import(reader_builtins["__import__"]))
+    reader_builtins.update(input=_no_input, exit=_exit, quit=_exit)
     namespace = {"__name__": "__exercise__", "__builtins__": reader_builtins, "np": np}
     arg_sets = [copy.deepcopy(case.args) for case in cases]
     library_calls = []
-    with redirect_stdout(printed), np.errstate(all="ignore"), _Unavailable(exercise.forbidden, library_calls):
+    with (redirect_stdout(printed), np.errstate(all="ignore"), _Unavailable(exercise.forbidden, library_calls),
+          _Hidden()):
         outcome, outputs = _run_reader(code, namespace, exercise.function, arg_sets)
     tampered = guard.changes()
     if tampered:

@@ -22,13 +22,14 @@ import io
 import json
 import re
 import runpy
+import time
 import tokenize
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attnkit.exercise import LANGS, Case, Exercise, Wrong, check
+from attnkit.exercise import LANGS, PAGE_SEED, Case, Exercise, Wrong, check
 from bookbuild.listings import for_language
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -497,6 +498,8 @@ def test_the_pages_data_is_the_exercises_in_the_pages_language(lang):
     for exercise_id, item in data["exercises"].items():
         assert item["url"] and (SITE / ("en/" if lang == "en" else "") / item["url"] / "index.html").is_file()
         assert (lang == "zh") == bool(HAN.search(item["starter"])), (lang, exercise_id)
+        # the hints fold lists the listed cases, and says how many more the check draws (with the page's seed)
+        assert item["drawn"] == len(EXERCISES_BY_ID[exercise_id].draw(PAGE_SEED)) > 0, exercise_id
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -563,9 +566,9 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
         page.locator('[data-widget="exercise-progress"] li').first.wait_for()
         page.follow(base + prefix + item["url"])
         widget(exercise_id).locator('[data-action="check"]').wait_for()
-        wrong_source, index = next(iter(EXERCISES_BY_ID[exercise_id].wrong.values()))
-        state, message = check(exercise_id, for_language(wrong_source, lang))
-        assert state == "failed-case" and EXERCISES_BY_ID[exercise_id].cases[index].hint[lang] in message, message
+        wrong = next(iter(EXERCISES_BY_ID[exercise_id].wrong.values()))
+        state, message = check(exercise_id, for_language(wrong.source, lang))
+        assert state == "failed-case" and (wrong.hint or EXERCISES_BY_ID[exercise_id].cases[wrong.case].hint)[lang] in message, message
         # a loop that never ends: Stop, then Python works again
         w = widget(exercise_id)
         w.locator("textarea").fill(f"def {item['function']}(*args):\n    while True:\n        pass\n")
@@ -590,4 +593,95 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
         progress.locator('[data-action="clear"]').click()
         assert progress.get_attribute("data-solved") == "0"
         assert 1 <= len(workers) <= 3, f"{lang}: Python started {len(workers)} times"   # first, spare, maybe a spare's spare
+        assert not page.errors and not page.outside, (page.errors, page.outside)
+
+
+SOFTMAX = {"right": "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.max(x))\n    return e / np.sum(e)\n",
+           "wrong": "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - np.min(x))\n    return e / np.sum(e)\n"}
+HOSTILE = {
+    "del builtins.len": "import builtins\ndel builtins.len\n\ndef softmax(x):\n    return x\n",
+    "np.allclose": ("import numpy as np\nnp.allclose = lambda *a, **k: True\nnp.isclose = np.allclose\n\n"
+                    "def softmax(x):\n    return x\n"),
+}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_in_the_page_the_time_limit_fires_and_hostile_code_fools_no_later_check(lang):
+    """As a reader hunting for holes would, on 3.3's softmax exercise: a silent loop (in the
+    function in one book, at the top level in the other) is stopped by the time limit within it
+    plus 2 s; after code that deleted a builtin, and after code that patched np.allclose, a right
+    answer passes and a wrong one fails at its case with its hint; sys.exit() and import js are
+    named as what they are; the page's listing still runs and prints the book's output; a listing
+    that closes the worker leaves a Python that answers the next run."""
+    from bookbuild.browser import launch, serve_site
+
+    prefix = "/en/" if lang == "en" else "/"
+    data = json.loads((SITE / prefix.strip("/") / "data/widgets/exercises.json").read_text(encoding="utf-8"))
+    limit = data["timeout"]
+    ex = EXERCISES_BY_ID["ch3-softmax"]
+    subtracts_min = ex.wrong["subtracts-min"]
+    with serve_site() as base, launch() as browser:
+        page = browser.new_page(1280, csp=True)
+        page.set_default_timeout(180_000)
+        widget = page.locator('[data-exercise="ch3-softmax"]')
+
+        def check_page(source):
+            widget.locator("textarea").fill(source)
+            started = time.perf_counter()
+            widget.locator('[data-action="check"]').click()
+            page.wait_for_function(
+                "() => !['checking', 'idle'].includes(document.querySelector(`[data-exercise='ch3-softmax'] .ex-status`).dataset.state)")
+            state = widget.locator(".ex-status").get_attribute("data-state")
+            message = widget.locator(".ex-result").inner_text() if widget.locator(".ex-result").is_visible() else ""
+            return state, widget.locator(".ex-result").get_attribute("data-kind"), message, time.perf_counter() - started
+
+        def passes():
+            state, _, message, _ = check_page(SOFTMAX["right"])
+            assert state == "passed", message
+            state, kind, message, _ = check_page(SOFTMAX["wrong"])
+            assert state == "failed-case" and kind == "nonfinite", message
+            assert subtracts_min.hint[lang] in message and message.startswith(
+                "第 4 个用例" if lang == "zh" else "Case 4 of"), message
+
+        page.goto(base + prefix + "ch3/softmax/")
+        widget.locator('[data-action="check"]').wait_for()
+        passes()                                            # Python has started: the limit counts the code alone
+        loop = ("def softmax(x):\n    while True:\n        pass\n" if lang == "zh" else "while True:\n    pass\n")
+        state, _, _, seconds = check_page(loop)
+        assert state == "timeout", state
+        assert limit - 0.5 <= seconds <= limit + 2, f"{lang}: the time limit of {limit} s fired after {seconds:.1f} s"
+        assert str(limit) in widget.locator(".ex-status").inner_text()
+        passes()
+        for name, source in HOSTILE.items():
+            state, kind, message, _ = check_page(source)
+            assert kind == "tampered" and widget.get_attribute("data-restarted") == "after", (name, message)
+            assert _in_language(message, lang)
+            passes()
+        state, kind, message, _ = check_page("import sys\nsys.exit()\n")
+        assert kind == "exit" and "sys.exit()" in message and _in_language(message, lang), message
+        state, kind, message, _ = check_page("import js\njs.close()\n")
+        assert kind == "blocked" and "import js" in message, message
+        passes()
+        # the page's listing runs in the same Python and prints the book's output
+        page.locator('button.listing-edit[data-listing="ch3/softmax_cake.py"]').click()
+        editor = page.locator(".listing-live textarea")
+        editor.wait_for()
+        book_code = editor.input_value()
+        done = ("() => ['same', 'differs', 'failed', 'stopped'].includes("
+                "document.querySelector('.listing-live').dataset.state)")
+        page.click('.listing-live [data-action="run"]')
+        page.wait_for_function(done)
+        assert page.get_attribute(".listing-live", "data-state") == "same", page.inner_text(".listing-result")
+        # a listing (not a check: nothing is hidden from it) that closes its worker: the next run gets a new one
+        editor.fill("import js\njs.close()\n")
+        page.click('.listing-live [data-action="run"]')
+        page.wait_for_function(done)
+        editor.fill(book_code)
+        started = time.perf_counter()
+        page.click('.listing-live [data-action="run"]')
+        page.wait_for_function(done)
+        assert page.get_attribute(".listing-live", "data-state") == "same", page.inner_text(".listing-result")
+        assert time.perf_counter() - started < limit, "the run after js.close() waited for the closed worker"
+        passes()
         assert not page.errors and not page.outside, (page.errors, page.outside)

@@ -89,6 +89,11 @@ async function run(id, code, lang) {
   post({ type: "done", id, ok: status === 0, ms: Math.round(performance.now() - started) });
 }
 
+// Code that closes this worker (js.close() from Python) would leave the page waiting for an answer
+// that never comes, and its next run hanging: say so first, and the page starts a new Python.
+const close = self.close.bind(self);
+self.close = () => { post({ type: "closing" }); close(); };
+
 self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "init") {

@@ -25,6 +25,9 @@ function store(key, value) {
 
 export const solvedKey = (id) => `attn-exercise:${id}`;
 
+// The kinds of message (attnkit.exercise.KINDS) that name a case and what came back for it.
+const CASE_KINDS = ["wrong", "nonfinite", "shape", "none", "not_number", "not_array", "not_tuple", "raised"];
+
 export async function mount(root) {
   const data = await loadData("exercises");
   const L = data.labels;
@@ -117,6 +120,7 @@ export async function mount(root) {
     buttons();
     result.hidden = true;
     printedBox.hidden = true;
+    delete root.dataset.restarted;
     const loaded = python.isReady();
     root.dataset.pythonWasReady = String(loaded);     // for the tests: this check waited for no start-up
     setStatus("checking", loaded ? L.checking : L.loading);
@@ -159,7 +163,9 @@ export async function mount(root) {
     printedBox.hidden = !outcome.printed;
     result.dataset.kind = outcome.kind;
     // Seen: a short verdict above the full message. Heard: the message's first line (which case, or "all pass").
-    setStatus(outcome.passed ? "passed" : "failed-case", outcome.passed ? L.passed : L.notYet, outcome.message.split("\n")[0]);
+    const onACase = CASE_KINDS.includes(outcome.kind);
+    setStatus(outcome.passed ? "passed" : "failed-case", outcome.passed ? L.passed : onACase ? L.notYet : L.notRun,
+      outcome.message.split("\n")[0]);
     if (outcome.passed) {
       store(solvedKey(id), "solved");
       solved.hidden = false;

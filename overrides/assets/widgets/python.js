@@ -42,10 +42,15 @@ function start() {
         return;
       }
       if (message.type === "failed") { reject(new Error(message.text)); return; }
+      if (message.type === "closing") { slot.closing = true; return; }   // the code closed its worker
       const run = message.id && pending.get(message.id);
       if (!run) return;
       run.onMessage(message);
-      if (message.type === "done") { pending.delete(message.id); run.resolve(message); }
+      if (message.type === "done") {
+        pending.delete(message.id);
+        if (slot.closing && slot === current) restart();   // what it ran closed it: the next run needs a new one
+        run.resolve(message);
+      }
     };
     slot.worker.onerror = (event) => reject(new Error(event.message || "worker error"));
   });
