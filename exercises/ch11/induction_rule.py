@@ -9,10 +9,10 @@ STARTER = '''\
 def induction_rule(tokens):
     # tokens：一串词元编号（列表），比如 [0, 1, 2, 0, 1] [zh]
     # tokens: a list of token ids, e.g. [0, 1, 2, 0, 1] [en]
-    # 对每个位置 i：在它前面（0 到 i − 1，i − 1 也算）找当前词元最近一次出现的位置 j， [zh]
-    # 猜 tokens[j + 1]；前面没出现过就写 -1 [zh]
-    # for each position i: find the latest earlier position j (from 0 to i − 1, i − 1 included) [en]
-    # holding the same token, and guess tokens[j + 1]; -1 if there is none [en]
+    # 对每个位置 i：在它前面（0 到 i − 1，i − 1 也算） [zh]
+    # 找当前词元最近一次出现的位置 j，猜 tokens[j + 1]；前面没出现过就写 -1 [zh]
+    # for each position i, look back over positions 0 to i − 1 (i − 1 included) [en]
+    # for the latest j holding the same token, and guess tokens[j + 1]; -1 if none [en]
     # 返回和 tokens 一样长的列表 [zh]
     # return a list as long as tokens [en]
     ...

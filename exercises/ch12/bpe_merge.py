@@ -9,7 +9,7 @@ def merge_step(words, new):
     # 1. 数出每一对相邻编号 (a, b) 一共出现几次（别忘了乘上这一串的次数） [zh]
     # 1. count how often each neighbouring pair (a, b) occurs (times the chunk's count) [en]
     # 2. 取次数最多的一对；次数一样时取编号最小的一对（先比 a，再比 b） [zh]
-    # 2. take the most frequent pair; among equal counts, the pair of smallest ids (compare a, then b) [en]
+    # 2. take the most frequent pair; among equal counts, the smallest ids (a first, then b) [en]
     # 3. 在每一串里从左到右把这一对换成 new，返回 (这一对, 新的 words) [zh]
     # 3. in every chunk, left to right, replace that pair by new; return (the pair, the new words) [en]
     ...

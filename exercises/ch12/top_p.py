@@ -11,7 +11,7 @@ def top_p(probs, p):
     # probs：下一个 token 的概率，形状 (V,)，加起来是 1；p：0 到 1 之间的阈值 [zh]
     # probs: the next token's probabilities, shape (V,), summing to 1; p: a threshold in (0, 1] [en]
     # 按概率从大到小，留下最少的几个 token，让它们的概率加起来 >= p（p = 1 时全部留下）； [zh]
-    # keep the fewest most likely tokens whose probabilities add up to >= p (all of them when p = 1); [en]
+    # keep the fewest likeliest tokens whose probabilities add up to >= p (all when p = 1); [en]
     # 其余的变成 0，再把留下的重新归一化（加起来是 1） [zh]
     # set the rest to 0, then renormalise what is kept (so it sums to 1) [en]
     ...

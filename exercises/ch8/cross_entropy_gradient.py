@@ -11,9 +11,9 @@ def gradient(logits, target):
     # logits: (V,)；target: 正确答案的编号 [zh]
     # logits: (V,); target: the right answer's index [en]
     # 返回损失 −log softmax(logits)[target] 对每个 logit 的导数，形状 (V,) [zh]
-    # 这个导数是 p − one_hot：p = softmax(logits)，one_hot 只在 target 处是 1 [zh]
+    # 它等于 p − one_hot：p = softmax(logits)，one_hot 只在 target 处是 1，其余是 0 [zh]
     # return the derivative of the loss −log softmax(logits)[target] with respect to each logit, shape (V,) [en]
-    # that derivative is p − one_hot: p = softmax(logits), and one_hot is 1 at target, 0 elsewhere [en]
+    # it is p − one_hot: p = softmax(logits), and one_hot is 1 at target, 0 elsewhere [en]
     ...
 '''
 
