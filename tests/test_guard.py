@@ -5,10 +5,10 @@ let the page keep restarting its Python)."""
 from __future__ import annotations
 
 import builtins
-import glob
 import runpy
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +19,8 @@ import attnkit.exercise
 import attnkit.kv_bytes
 from attnkit.guard import Change, Snapshot
 
+EXERCISES = sorted(str(p) for p in (Path(__file__).resolve().parents[1] / "exercises").glob("ch*/*.py"))
+
 
 def _names(changes) -> list:
     return [str(c) for c in changes]
@@ -27,7 +29,7 @@ def _names(changes) -> list:
 def test_ordinary_work_changes_nothing_it_watches():
     """Importing more modules, NumPy's work, warnings caught and checks of every exercise (right,
     wrong, library answers) leave the snapshot as it was."""
-    for path in sorted(glob.glob("exercises/ch*/*.py")):      # the exercises' imports, before the snapshot
+    for path in EXERCISES:                                     # the exercises' imports, before the snapshot
         runpy.run_path(path)
     before = Snapshot()
     import fractions  # noqa: F401  (a module imported after the snapshot is not a change)
@@ -38,7 +40,7 @@ def test_ordinary_work_changes_nothing_it_watches():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         warnings.warn("caught")
-    for path in sorted(glob.glob("exercises/ch*/*.py")):
+    for path in EXERCISES:
         ex = runpy.run_path(path)["EXERCISE"]
         attnkit.exercise.check(ex, ex.solution, "en", baseline=before)
         for wrong in ex.wrong.values():
