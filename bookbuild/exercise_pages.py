@@ -29,6 +29,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from attnkit.exercise import PAGE_SEED
+
 from .listings import for_language
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,8 +48,12 @@ LABELS = {
         "stopped": "已停止。下次检查会重新启动 Python。",
         "timeout": "你的代码运行了 {seconds} 秒还没有结束，已停止。是不是有一个停不下来的循环？",
         "failed": "Python 没能在浏览器里启动：{error}",
+        "restarting": "之前运行的代码改动过浏览器里的 Python，正在换一个新的 Python 来检查……",
+        "checkerFailed": "检查程序自己出了错（{error}）。浏览器里的 Python 已重新启动，请再检查一次。",
+        "drawn": "检查时还会另外出 {drawn} 个这里没有列出的用例，编号从 {first} 开始。",
         "solved": "已解决",
         "passed": "通过了！", "notYet": "还没通过：下面说了是哪一组输入、差在哪。",
+        "notRun": "还没通过：原因见下面。",
         "printed": "你的代码打印的内容：",
         "hints": "提示", "solution": "参考答案",
         "progress": "本章的编程练习：已解决 {solved} / {total}",
@@ -65,8 +71,12 @@ LABELS = {
         "stopped": "Stopped. The next check starts Python again.",
         "timeout": "Your code was still running after {seconds} seconds, so it was stopped. Is there a loop that never ends?",
         "failed": "Python could not start in your browser: {error}",
+        "restarting": "Code run earlier changed the Python in your browser; checking with a new one\u2026",
+        "checkerFailed": "The checker itself failed ({error}). The Python in your browser has started afresh: please check again.",
+        "drawn": "The check also makes up {drawn} cases of its own, not listed here, numbered from {first} on.",
         "solved": "Solved",
         "passed": "It passes!", "notYet": "Not yet: below is the input that failed and how.",
+        "notRun": "Not yet: the reason is below.",
         "printed": "What your code printed:",
         "hints": "Hints", "solution": "A reference solution",
         "progress": "This chapter's coding exercises: {solved} of {total} solved",
@@ -165,6 +175,7 @@ def exercises_data(lang: str) -> dict:
             "chapter": path.split("/")[1], "url": _url(pages.get(exercise_id)),
             "starter": _for_language(ex.starter, lang), "solution": _for_language(ex.solution, lang),
             "hints": [{"about": c.about[lang], "hint": c.hint[lang]} for c in ex.cases],
+            "drawn": len(ex.draw(PAGE_SEED)),
         }
     return {"labels": LABELS[lang], "timeout": TIMEOUT_SECONDS, "exercises": data}
 

@@ -24,10 +24,16 @@ import numpy as np
 
 def read(x, w_x, w_h, b):
     n, d_h = len(x), len(b)
-    states = np.zeros((n, d_h))          # (n, d_h) one row per step
-    h = np.zeros(d_h)                    # (d_h,) h_0: nothing read yet
-    for t in range(n):                   # strictly one after another
-        h = np.tanh(x[t] @ w_x + h @ w_h + b)   # (d_h,) the new memory
+    states = np.zeros((n, d_h))          # (n, d_h) 每一步一行 [zh]
+    states = np.zeros((n, d_h))          # (n, d_h) one row per step [en]
+    h = np.zeros(d_h)                    # (d_h,) h_0：还什么都没读 [zh]
+    h = np.zeros(d_h)                    # (d_h,) h_0: nothing read yet [en]
+    # 严格地一个接一个读 [zh]
+    # strictly one after another [en]
+    for t in range(n):
+        # (d_h,) 新的记忆 [zh]
+        # (d_h,) the new memory [en]
+        h = np.tanh(x[t] @ w_x + h @ w_h + b)
         states[t] = h
     return states
 '''
@@ -36,6 +42,23 @@ w_x, w_h, b = init_rnn(2, 3, w_scale=1.5, seed=5)     # (2, 3), (3, 3), (3,)
 b = b + np.array([0.2, -0.3, 0.1])                    # (3,) a bias that is not 0
 one = random_tokens(1, 2, seed=6) * 2                 # (1, 2) a one-token sentence
 four = random_tokens(4, 2, seed=7) * 2                # (4, 2)
+
+
+def held_out(rng):
+    """Sentences the page does not list: random tokens read by a random RNN of another size."""
+    cases = []
+    for n, d_in, d_h in ((5, 3, 2), (3, 2, 4)):
+        w_x_, w_h_, b_ = init_rnn(d_in, d_h, w_scale=1.5, seed=int(rng.integers(1_000_000)))   # (d_in, d_h), (d_h, d_h), (d_h,)
+        b_ = b_ + rng.normal(scale=0.3, size=d_h)                                            # (d_h,) a bias that is not 0
+        sentence = random_tokens(n, d_in, seed=int(rng.integers(1_000_000))) * 2            # (n, d_in)
+        cases.append(Case(args=(sentence, w_x_, w_h_, b_), expected=rnn_forward(sentence, w_x_, w_h_, b_),
+                          about={"zh": f"随机的 {n} 个词，d_in = {d_in}，d_h = {d_h}",
+                                 "en": f"{n} random tokens, d_in = {d_in}, d_h = {d_h}"},
+                          hint={"zh": "从全 0 的 h_0 出发，每读一个词：h = tanh(x[t] @ w_x + h @ w_h + b)，存进第 t 行。",
+                                "en": "Start from h_0 = zeros; for each token, h = tanh(x[t] @ w_x + h @ w_h + b), "
+                                      "stored in row t."}))
+    return cases
+
 
 EXERCISE = Exercise(
     id="ch1-read-sentence",
@@ -57,6 +80,8 @@ EXERCISE = Exercise(
                    "en": "Each step's h is passed on as the next step's h_(t-1): that is the telephone game. "
                          "Return after the loop has read every token, not inside it."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.rnn.rnn_forward", "attnkit.rnn._forward"),
     wrong={
         "skips-first": ('''\
 import numpy as np
@@ -90,5 +115,11 @@ def read(x, w_x, w_h, b):
         states.append(h)
         return np.array(states)
 ''', 1),
+        "calls-attnkit": ('''\
+from attnkit.rnn import rnn_forward
+
+def read(x, w_x, w_h, b):
+    return rnn_forward(x, w_x, w_h, b)
+''', 0, None, "library"),
     },
 )

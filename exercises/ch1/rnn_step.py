@@ -22,7 +22,8 @@ import numpy as np
 
 def rnn_step(x_t, h_prev, w_x, w_h, b):
     a = x_t @ w_x + h_prev @ w_h + b     # (d_in,) @ (d_in, d_h) + (d_h,) @ (d_h, d_h) + (d_h,) -> (d_h,)
-    return np.tanh(a)                    # squashed into (-1, 1)
+    return np.tanh(a)                    # 压回 (-1, 1) 之间 [zh]
+    return np.tanh(a)                    # squashed into (-1, 1) [en]
 '''
 
 w_x, w_h, _ = init_rnn(2, 3, seed=3)      # (2, 3), (3, 3): an untrained RNN, as in 1.1
@@ -40,6 +41,21 @@ def case(x_t, h_prev, b):
 args_first, expected_first = case(x[1], h_0, no_bias)
 args_memory, expected_memory = case(x[1], h_1, no_bias)
 args_bias, expected_bias = case(x[2], h_1, bias)
+
+
+def held_out(rng):
+    """Steps the page does not list: a random RNN of another size, a remembered state and a bias."""
+    cases = []
+    for d_in, d_h in ((3, 4), (4, 2)):
+        w_x_, w_h_, _ = init_rnn(d_in, d_h, seed=int(rng.integers(1_000_000)))   # (d_in, d_h), (d_h, d_h)
+        b_ = rng.normal(size=d_h)                                                 # (d_h,)
+        x_t, h_prev = rng.normal(size=d_in), np.tanh(rng.normal(size=d_h))        # (d_in,), (d_h,)
+        cases.append(Case(args=(x_t, h_prev, w_x_, w_h_, b_), expected=rnn_step(x_t, h_prev, w_x_, w_h_, b_),
+                          about={"zh": f"随机的一步：d_in = {d_in}，d_h = {d_h}", "en": f"a random step: d_in = {d_in}, d_h = {d_h}"},
+                          hint={"zh": "h_t = tanh(x_t @ w_x + h_prev @ w_h + b)。",
+                                "en": "h_t = tanh(x_t @ w_x + h_prev @ w_h + b)."}))
+    return cases
+
 
 EXERCISE = Exercise(
     id="ch1-rnn-step",
@@ -64,6 +80,8 @@ EXERCISE = Exercise(
              hint={"zh": "别忘了偏置：tanh 里面是 x_t @ w_x + h_prev @ w_h + b。",
                    "en": "Do not forget the bias: inside the tanh is x_t @ w_x + h_prev @ w_h + b."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.rnn.rnn_step", "attnkit.rnn.rnn_forward", "attnkit.rnn._forward"),
     wrong={
         "no-tanh": ('''\
 import numpy as np
@@ -82,12 +100,17 @@ import numpy as np
 
 def rnn_step(x_t, h_prev, w_x, w_h, b):
     return np.tanh(x_t @ w_x + w_h @ h_prev + b)
-''', 1),
+''', 1, {"zh": "顺序反了：w_h @ h_prev 把矩阵放在了左边。按公式写 h_prev @ w_h（行向量在左，矩阵在右）。",
+        "en": "The order is reversed: w_h @ h_prev puts the matrix on the left. Write h_prev @ w_h as the formula "
+              "does (the row vector on the left, the matrix on the right)."}),
         "no-bias": ('''\
 import numpy as np
 
 def rnn_step(x_t, h_prev, w_x, w_h, b):
     return np.tanh(x_t @ w_x + h_prev @ w_h)
 ''', 2),
+        "calls-attnkit": ('''\
+from attnkit.rnn import rnn_step
+''', 0, None, "library"),
     },
 )

@@ -19,11 +19,27 @@ SOLUTION = '''\
 import numpy as np
 
 def repeat_kv(kv, n_rep):
-    return np.repeat(kv, n_rep, axis=0)     # (n_kv_heads * n_rep, n, d_head): 0, 0, 1, 1, ...
+    # np.repeat 把每个头各复制 n_rep 份：0, 0, 1, 1, …… [zh]
+    # np.repeat copies each head n_rep times: 0, 0, 1, 1, ... [en]
+    return np.repeat(kv, n_rep, axis=0)     # (n_kv_heads * n_rep, n, d_head)
 '''
 
 mqa = np.arange(6.0).reshape(1, 3, 2)             # (n_kv_heads=1, n=3, d_head=2): every number says where it came from
 gqa = np.arange(12.0).reshape(2, 3, 2)            # (n_kv_heads=2, n=3, d_head=2)
+
+def held_out(rng):
+    """Groups the page does not list: random heads (at least two) each copied two or more times."""
+    cases = []
+    for n_kv_heads in (2, int(rng.integers(3, 5))):
+        n, d_head, n_rep = int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(2, 5))
+        kv = rng.integers(-9, 10, size=(n_kv_heads, n, d_head)).astype(float)   # (n_kv_heads, n, d_head)
+        cases.append(Case(args=(kv, n_rep), expected=repeat_kv(kv, n_rep),
+                          about={"zh": f"{n_kv_heads} 个随机的键/值头，每个给 {n_rep} 个查询头",
+                                 "en": f"{n_kv_heads} random key/value heads, each for {n_rep} query heads"},
+                          hint={"zh": "沿第 0 个轴把每个头各复制 n_rep 份：np.repeat(kv, n_rep, axis=0)。",
+                                "en": "Copy each head n_rep times along axis 0: np.repeat(kv, n_rep, axis=0)."}))
+    return cases
+
 
 EXERCISE = Exercise(
     id="ch10-repeat-kv",
@@ -46,6 +62,8 @@ EXERCISE = Exercise(
              about={"zh": "n_rep = 1：就是 MHA，什么都不用复制", "en": "n_rep = 1: plain MHA, nothing to copy"},
              hint={"zh": "n_rep = 1 时原样返回这些头。", "en": "With n_rep = 1 the heads come back as they are."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.grouped.repeat_kv",),
     wrong={
         "no-repeat": ('''\
 import numpy as np
@@ -58,6 +76,11 @@ import numpy as np
 
 def repeat_kv(kv, n_rep):
     return np.tile(kv, (n_rep, 1, 1))
-''', 1),
+''', 1, {"zh": "你把整叠头重复了（np.tile），顺序成了 1, 2, 1, 2。每个头要挨着复制：1, 1, 2, 2，用 np.repeat。",
+        "en": "You repeated the whole stack (np.tile), giving the order 1, 2, 1, 2. Copy each head next to itself, "
+              "1, 1, 2, 2: np.repeat."}),
+        "calls-attnkit": ('''\
+from attnkit.grouped import repeat_kv
+''', 0, None, "library"),
     },
 )

@@ -23,9 +23,12 @@ import numpy as np
 def rope_vector(x, p):
     x = np.asarray(x, dtype=float)
     half = len(x) // 2
-    i = np.arange(half)                            # (d/2,) the pairs
-    angle = p * 10000.0 ** (-2 * i / len(x))       # (d/2,) radians
-    a, b = x[:half], x[half:]                      # (d/2,) each: pair i is (a[i], b[i])
+    i = np.arange(half)                            # (d/2,) 每一对一个编号 [zh]
+    i = np.arange(half)                            # (d/2,) the pairs [en]
+    angle = p * 10000.0 ** (-2 * i / len(x))       # (d/2,) 弧度 [zh]
+    angle = p * 10000.0 ** (-2 * i / len(x))       # (d/2,) radians [en]
+    a, b = x[:half], x[half:]                      # (d/2,) 各一份：第 i 对是 (a[i], b[i]) [zh]
+    a, b = x[:half], x[half:]                      # (d/2,) each: pair i is (a[i], b[i]) [en]
     c, s = np.cos(angle), np.sin(angle)
     return np.concatenate([a * c - b * s, b * c + a * s])   # (d,)
 '''
@@ -34,6 +37,19 @@ def rope_vector(x, p):
 def turned(x, p):
     """What attnkit's RoPE makes of one vector x at position p."""
     return rope(np.array([x], dtype=float), positions=[p])[0]      # (d,)
+
+
+def held_out(rng):
+    """Vectors the page does not list: random ones, at random positions after 0."""
+    cases = []
+    for d in (4, int(rng.choice([6, 8, 10]))):
+        x = np.round(rng.normal(size=d), 2).tolist()
+        p = int(rng.integers(1, 200))
+        cases.append(Case(args=(x, p), expected=turned(x, p),
+                          about={"zh": f"随机的 {d // 2} 对数，位置 {p}", "en": f"{d // 2} random pairs at position {p}"},
+                          hint={"zh": "第 i 对 (x[i], x[i + d/2]) 逆时针转 p · 10000^(−2i/d) 弧度。",
+                                "en": "Pair i, (x[i], x[i + d/2]), turns anticlockwise by p · 10000^(−2i/d) radians."}))
+    return cases
 
 
 EXERCISE = Exercise(
@@ -63,6 +79,8 @@ EXERCISE = Exercise(
              hint={"zh": "每一对用自己的频率：10000^(−2i/d) 随 i 变小，i 从 0 数到 d/2 − 1。",
                    "en": "Each pair has its own frequency, 10000^(−2i/d), smaller as i grows from 0 to d/2 − 1."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.rope.rope", "attnkit.rope.apply_rope", "attnkit.rope.rope_pairs"),
     wrong={
         "turns-clockwise": ('''\
 import numpy as np
@@ -74,7 +92,9 @@ def rope_vector(x, p):
     a, b = x[:half], x[half:]
     c, s = np.cos(angle), np.sin(angle)
     return np.concatenate([a * c + b * s, b * c - a * s])
-''', 0),
+''', 0, {"zh": "你转反了方向（顺时针）。(a, b) 逆时针转 θ 是 (a cos θ − b sin θ, b cos θ + a sin θ)。",
+        "en": "You turned the wrong way (clockwise). Turning (a, b) anticlockwise by θ gives "
+              "(a cos θ − b sin θ, b cos θ + a sin θ)."}),
         "position-plus-one": ('''\
 import numpy as np
 
@@ -85,7 +105,8 @@ def rope_vector(x, p):
     a, b = x[:half], x[half:]
     c, s = np.cos(angle), np.sin(angle)
     return np.concatenate([a * c - b * s, b * c + a * s])
-''', 0),
+''', 0, {"zh": "位置就是 p，不是 p + 1：位置 0 的向量一点也不转。",
+        "en": "The position is p, not p + 1: at position 0 the vector does not turn at all."}),
         "neighbours-as-pairs": ('''\
 import numpy as np
 
@@ -97,7 +118,9 @@ def rope_vector(x, p):
     out = np.empty_like(x)
     out[0::2], out[1::2] = a * c - b * s, b * c + a * s
     return out
-''', 2),
+''', 2, {"zh": "你把相邻的两个数配成了一对。这一节的写法是前一半配后一半：第 i 对是 x[i] 和 x[i + d/2]。",
+        "en": "You paired neighbours. This section's layout pairs the first half with the second: pair i is "
+              "x[i] with x[i + d/2]."}),
         "one-speed-for-all": ('''\
 import numpy as np
 
@@ -107,6 +130,14 @@ def rope_vector(x, p):
     a, b = x[:half], x[half:]
     c, s = np.cos(p), np.sin(p)
     return np.concatenate([a * c - b * s, b * c + a * s])
-''', 2),
+''', 2, {"zh": "每一对转的速度不一样：第 i 对每个位置转 10000^(−2i/d) 弧度，不是都转 1 弧度。",
+        "en": "Each pair turns at its own speed: pair i turns 10000^(−2i/d) radians per position, not 1 radian "
+              "for all."}),
+        "calls-attnkit": ('''\
+from attnkit.rope import rope
+
+def rope_vector(x, p):
+    return rope([x], positions=[p])[0]
+''', 0, None, "library"),
     },
 )

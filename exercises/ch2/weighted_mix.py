@@ -1,7 +1,7 @@
 """2.1 A word's new meaning: the other words' vectors mixed by its attention weights."""
 import numpy as np
 
-from attnkit import toy
+from attnkit import softmax, toy
 from attnkit.exercise import Case, Exercise
 
 STARTER = '''\
@@ -22,14 +22,35 @@ import numpy as np
 
 def mix(weights, values):
     mixed = np.zeros(values.shape[1])          # (d,)
-    for j in range(len(weights)):              # every word of the sentence
-        mixed += weights[j] * values[j]        # word j counts as much as its weight
-    return mixed                               # the same as weights @ values
+    # 句子里的每个词 [zh]
+    # every word of the sentence [en]
+    for j in range(len(weights)):
+        # 词 j 的份量就是它的权重 [zh]
+        # word j counts as much as its weight [en]
+        mixed += weights[j] * values[j]
+    return mixed                               # 和 weights @ values 一样 [zh]
+    return mixed                               # the same as weights @ values [en]
 '''
 
 hungry = toy.run("cat-ball-hungry")           # the toy model of chapter 2, both rounds
 round_1, round_2 = hungry.steps
 cat, it = hungry.index("小猫"), hungry.index("它")
+
+
+def held_out(rng):
+    """Mixes the page does not list: random weights that add up to 1 and random vectors,
+    never as many words as numbers per vector."""
+    cases = []
+    for n, d in ((5, 3), (3, 6)):
+        w = softmax(rng.normal(scale=1.5, size=n))      # (n,) adds up to 1
+        v = rng.normal(size=(n, d))                     # (n, d)
+        cases.append(Case(args=(w, v), expected=w @ v,
+                          about={"zh": f"随机的权重和向量：{n} 个词，每个 d = {d}",
+                                 "en": f"random weights and vectors: {n} words, d = {d} each"},
+                          hint={"zh": "把 values[j] 乘上 weights[j]，再把这 n 个乘积加起来。",
+                                "en": "Multiply values[j] by weights[j] and add the n products up."}))
+    return cases
+
 
 EXERCISE = Exercise(
     id="ch2-weighted-mix",
@@ -53,13 +74,15 @@ EXERCISE = Exercise(
                    "en": "This is a weighted average, not a plain one: a word with a large weight counts for more, "
                          "one with a small weight for less."}),
     ],
+    held_out=held_out,
     wrong={
         "divides-by-n": ('''\
 import numpy as np
 
 def mix(weights, values):
     return weights @ values / len(weights)
-''', 0),
+''', 0, {"zh": "你又除以了 n。权重本来就加起来是 1，加权求和以后不用再除。",
+        "en": "You divided by n as well. The weights already add up to 1, so the weighted sum needs no division."}),
         "sums-each-word": ('''\
 import numpy as np
 
@@ -71,6 +94,8 @@ import numpy as np
 
 def mix(weights, values):
     return np.mean(values, axis=0)
-''', 1),
+''', 1, {"zh": "你算的是普通平均，每个词一样重。要按权重混合：权重大的词占得多。",
+        "en": "That is a plain average, every word counting the same. Mix by the weights: a word with a large "
+              "weight counts for more."}),
     },
 )

@@ -1,7 +1,7 @@
 """2.2 A row of vectors in, a row out: every word's new vector at once."""
 import numpy as np
 
-from attnkit import toy
+from attnkit import softmax, toy
 from attnkit.exercise import Case, Exercise
 
 STARTER = '''\
@@ -21,14 +21,33 @@ SOLUTION = '''\
 import numpy as np
 
 def whole_row(weights, values):
-    out = np.zeros(values.shape)               # (n, d) one new vector per word
-    for i in range(len(weights)):              # every word, and none waits for another
-        out[i] = weights[i] @ values           # (n,) @ (n, d) -> (d,) word i mixes by its own row
-    return out                                 # the same as weights @ values, all at once
+    out = np.zeros(values.shape)               # (n, d) 每个词一个新向量 [zh]
+    out = np.zeros(values.shape)               # (n, d) one new vector per word [en]
+    # 每个词都算，谁也不用等谁 [zh]
+    # every word, and none waits for another [en]
+    for i in range(len(weights)):
+        out[i] = weights[i] @ values           # (n,) @ (n, d) -> (d,) 词 i 按自己那一行混合 [zh]
+        out[i] = weights[i] @ values           # (n,) @ (n, d) -> (d,) word i mixes by its own row [en]
+    return out                                 # 和 weights @ values 一样，一次算完 [zh]
+    return out                                 # the same as weights @ values, all at once [en]
 '''
 
 hungry = toy.run("cat-ball-hungry").steps[1]     # round 2 of chapter 2's toy model
 fun = toy.run("cat-ball-fun").steps[1]
+
+
+def held_out(rng):
+    """Tables the page does not list: random rows of weights (each adding up to 1), not 7 words."""
+    cases = []
+    for n, d in ((4, 3), (9, 2)):
+        w = softmax(rng.normal(scale=1.5, size=(n, n)), axis=1)   # (n, n) each row adds up to 1
+        v = rng.normal(size=(n, d))                               # (n, d)
+        cases.append(Case(args=(w, v), expected=w @ v,
+                          about={"zh": f"随机的权重表，{n} 个词，d = {d}", "en": f"a random table of weights, {n} words, d = {d}"},
+                          hint={"zh": "out[i] = weights[i] @ values，对每个词 i 都算一次，结果是 (n, d)。",
+                                "en": "out[i] = weights[i] @ values for every word i; the result is (n, d)."}))
+    return cases
+
 
 EXERCISE = Exercise(
     id="ch2-whole-row",
@@ -49,13 +68,16 @@ EXERCISE = Exercise(
                    "en": "The number of words n changes from sentence to sentence: use len(weights) or "
                          "weights.shape[0], not a fixed 7."}),
     ],
+    held_out=held_out,
     wrong={
         "columns": ('''\
 import numpy as np
 
 def whole_row(weights, values):
     return weights.T @ values
-''', 0),
+''', 0, {"zh": "你按列混合了（weights.T）。第 i 个词的新向量用的是第 i 行：它分给每个词的权重。",
+        "en": "You mixed by the columns (weights.T). Word i's new vector uses row i: the shares word i gives "
+              "every word."}),
         "one-word": ('''\
 import numpy as np
 

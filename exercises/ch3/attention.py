@@ -22,7 +22,8 @@ def attention(q, k, v):
     d_k = q.shape[-1]
     scores = q @ k.T / np.sqrt(d_k)                     # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k)
     e = np.exp(scores - scores.max(axis=1, keepdims=True))
-    weights = e / e.sum(axis=1, keepdims=True)          # (n_q, n_k) each row adds up to 1
+    weights = e / e.sum(axis=1, keepdims=True)          # (n_q, n_k) 每一行加起来是 1 [zh]
+    weights = e / e.sum(axis=1, keepdims=True)          # (n_q, n_k) each row adds up to 1 [en]
     return weights @ v                                  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
 '''
 
@@ -36,6 +37,20 @@ v2 = np.array([[10.0], [20.0], [30.0], [40.0]])                                 
 
 def expected(q, k, v):
     return scaled_dot_product_attention(q, k, v)[0]
+
+
+def held_out(rng):
+    """Attention the page does not list: random queries, keys and values, as many queries as keys
+    never, d_k never 1 (so the scaling shows)."""
+    cases = []
+    for n_q, n_k, d_k, d_v in ((3, 5, 4, 2), (1, 3, 9, 3)):
+        q_, k_, v_ = rng.normal(size=(n_q, d_k)) * 2, rng.normal(size=(n_k, d_k)) * 2, rng.normal(size=(n_k, d_v))
+        cases.append(Case(args=(q_, k_, v_), expected=expected(q_, k_, v_),
+                          about={"zh": f"随机的 {n_q} 个查询、{n_k} 个键，d_k = {d_k}",
+                                 "en": f"{n_q} random queries, {n_k} keys, d_k = {d_k}"},
+                          hint={"zh": "打分 q @ k.T，除以 √d_k，每一行做 softmax，再乘 v。",
+                                "en": "Score with q @ k.T, divide by √d_k, softmax each row, then multiply by v."}))
+    return cases
 
 
 EXERCISE = Exercise(
@@ -56,6 +71,8 @@ EXERCISE = Exercise(
                    "en": "After scoring, divide by √d_k (here 2) before the softmax; unscaled, the shares lean "
                          "too hard towards the highest-scoring key."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.core.scaled_dot_product_attention", "attnkit.core.multi_head_attention"),
     wrong={
         "unscaled": ('''\
 import numpy as np
@@ -64,7 +81,9 @@ def attention(q, k, v):
     scores = q @ k.T
     e = np.exp(scores - scores.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True) @ v
-''', 1),
+''', 1, {"zh": "你没有缩放：打分之后要除以 √d_k（d_k 是 q 的列数），再做 softmax；不缩放，份额会过分偏向分数最高的键。",
+        "en": "You did not scale: after scoring, divide by √d_k (d_k is the number of columns of q) before the "
+              "softmax; unscaled, the shares lean too hard towards the highest-scoring key."}),
         "columns": ('''\
 import numpy as np
 
@@ -73,5 +92,11 @@ def attention(q, k, v):
     e = np.exp(scores - scores.max(axis=0, keepdims=True))
     return (e / e.sum(axis=0, keepdims=True)) @ v
 ''', 0),
+        "calls-attnkit": ('''\
+from attnkit import scaled_dot_product_attention
+
+def attention(q, k, v):
+    return scaled_dot_product_attention(q, k, v)[0]
+''', 0, None, "library"),
     },
 )

@@ -22,7 +22,8 @@ SOLUTION = '''\
 import numpy as np
 
 def ffn(h, w_1, b_1, w_2, b_2):
-    hidden = np.maximum(0, h @ w_1 + b_1)     # (n, d_model) @ (d_model, d_ff) -> (n, d_ff), ReLU
+    hidden = np.maximum(0, h @ w_1 + b_1)     # (n, d_model) @ (d_model, d_ff) -> (n, d_ff)，ReLU [zh]
+    hidden = np.maximum(0, h @ w_1 + b_1)     # (n, d_model) @ (d_model, d_ff) -> (n, d_ff), ReLU [en]
     return hidden @ w_2 + b_2                 # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)
 '''
 
@@ -35,6 +36,20 @@ threshold = w["b_1"][0]
 rng = np.random.default_rng(7)
 h_small = rng.normal(size=(3, 2))             # (3, 2) three words, d_model = 2
 small = (rng.normal(size=(2, 4)), rng.normal(size=4), rng.normal(size=(4, 2)), rng.normal(size=2))   # d_ff = 4
+
+def held_out(rng):
+    """Networks the page does not list: random sizes, weights and biases."""
+    cases = []
+    for n, d_model, d_ff in ((4, 3, 6), (2, 5, 3)):
+        h = rng.normal(size=(n, d_model))                                       # (n, d_model)
+        weights = (rng.normal(size=(d_model, d_ff)), rng.normal(size=d_ff),
+                   rng.normal(size=(d_ff, d_model)), rng.normal(size=d_model))  # w_1, b_1, w_2, b_2
+        cases.append(Case(args=(h, *weights), expected=feed_forward(h, *weights),
+                          about={"zh": f"随机的网络：{n} 个词，d_model = {d_model}，d_ff = {d_ff}",
+                                 "en": f"a random network: {n} words, d_model = {d_model}, d_ff = {d_ff}"},
+                          hint={"zh": "max(0, h @ w_1 + b_1) @ w_2 + b_2。", "en": "max(0, h @ w_1 + b_1) @ w_2 + b_2."}))
+    return cases
+
 
 EXERCISE = Exercise(
     id="ch7-feed-forward",
@@ -60,6 +75,8 @@ EXERCISE = Exercise(
                    "en": "The ReLU is used once, between the layers; the second layer's result may be negative, "
                          "so do not cut it to 0, and do not forget b_2."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.layers.feed_forward",),
     wrong={
         "no-b_1": ('''\
 import numpy as np
@@ -78,6 +95,14 @@ import numpy as np
 
 def ffn(h, w_1, b_1, w_2, b_2):
     return np.maximum(0, np.maximum(0, h @ w_1 + b_1) @ w_2 + b_2)
-''', 2),
+''', 2, {"zh": "ReLU 只在两层中间用一次：第二层的结果可以是负数，别再截成 0。",
+        "en": "The ReLU is used once, between the layers: the second layer's result may be negative, so do not "
+              "cut it to 0."}),
+        "calls-attnkit": ('''\
+from attnkit.layers import feed_forward
+
+def ffn(h, w_1, b_1, w_2, b_2):
+    return feed_forward(h, w_1, b_1, w_2, b_2)
+''', 0, None, "library"),
     },
 )

@@ -17,10 +17,21 @@ SOLUTION = '''\
 import numpy as np
 
 def causal_mask(n):
-    i = np.arange(n)[:, None]   # (n, 1) the looking position
-    j = np.arange(n)[None, :]   # (1, n) the position looked at
-    return j <= i               # (n, n) itself and everything before it
+    i = np.arange(n)[:, None]   # (n, 1) 正在看的位置 [zh]
+    i = np.arange(n)[:, None]   # (n, 1) the looking position [en]
+    j = np.arange(n)[None, :]   # (1, n) 被看的位置 [zh]
+    j = np.arange(n)[None, :]   # (1, n) the position looked at [en]
+    return j <= i               # (n, n) 它自己和它前面的所有位置 [zh]
+    return j <= i               # (n, n) itself and everything before it [en]
 '''
+
+
+def held_out(rng):
+    """Sizes the page does not list."""
+    return [Case(args=(n,), expected=causal_mask(n),
+                 about={"zh": f"{n} 个位置", "en": f"{n} positions"},
+                 hint={"zh": "第 i 行第 j 列：j ≤ i 时为 True。", "en": "Row i, column j: True when j ≤ i."})
+            for n in (int(rng.integers(7, 12)), int(rng.choice([2, 4, 5])))]
 
 EXERCISE = Exercise(
     id="ch8-causal-mask",
@@ -44,24 +55,34 @@ EXERCISE = Exercise(
              hint={"zh": "表的大小要跟着 n 变：(n, n)。",
                    "en": "The table's size follows n: (n, n)."}),
     ],
+    held_out=held_out,
+    forbidden=("attnkit.core.causal_mask", "attnkit.window.sliding_window_mask"),
     wrong={
         "looks-ahead": ('''\
 import numpy as np
 
 def causal_mask(n):
     return np.triu(np.ones((n, n), dtype=bool))
-''', 0),
+''', 0, {"zh": "方向反了：True 在对角线上方，位置就能看到它后面的词了。要的是对角线和它下方（j ≤ i）。",
+        "en": "It points the wrong way: with True above the diagonal a position sees the words after it. Keep "
+              "the diagonal and below (j ≤ i)."}),
         "not-itself": ('''\
 import numpy as np
 
 def causal_mask(n):
     return np.tril(np.ones((n, n), dtype=bool), k=-1)
-''', 0),
+''', 0, {"zh": "对角线也要是 True：每个位置可以看它自己。",
+        "en": "The diagonal is True too: every position may look at itself."}),
         "ones-and-zeros": ('''\
 import numpy as np
 
 def causal_mask(n):
     return np.tril(np.ones((n, n)))
-''', 0),
+''', 0, {"zh": "位置是对的，但返回的是 1 和 0。要返回布尔值：np.tril(np.ones((n, n), dtype=bool))，或者 j <= i。",
+        "en": "The places are right, but you returned 1s and 0s. Return booleans: np.tril(np.ones((n, n), "
+              "dtype=bool)), or j <= i."}),
+        "calls-attnkit": ('''\
+from attnkit import causal_mask
+''', 0, None, "library"),
     },
 )

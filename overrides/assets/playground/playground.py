@@ -126,14 +126,51 @@ def _versions() -> dict:
     return {"python": sys.version.split()[0], "numpy": np.__version__}
 
 
+EXERCISES = "/book/exercises"
+_BASELINE = []   # [the snapshot every check is compared with], taken by _baseline() at start-up
+
+
+def _baseline() -> None:
+    """Import what the exercises import (attnkit's modules, read from their files, not run) and
+    take the snapshot of this Python that every check is compared with: the worker calls this once,
+    when it has started and before any reader's code has run (attnkit.guard)."""
+    import glob
+    from importlib import import_module
+
+    from attnkit.guard import Snapshot
+
+    modules = {"attnkit.exercise"}
+    for path in glob.glob(EXERCISES + "/ch*/*.py"):
+        with open(path, encoding="utf-8") as file:
+            tree = ast.parse(file.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("attnkit"):
+                modules.add(node.module)
+            elif isinstance(node, ast.Import):
+                modules.update(a.name for a in node.names if a.name.startswith("attnkit"))
+    for module in sorted(modules):
+        import_module(module)
+    _BASELINE[:] = [Snapshot(volatile={__name__: {"_emit"}})]
+
+
 def check_exercise(path: str, source: str, lang: str) -> None:
     """Check the reader's ``source`` against the exercise in ``path`` (under /book, from attnkit.zip)
-    with attnkit.exercise.check, and send the result to the page as an "exercise" message."""
+    with attnkit.exercise.check, and send the result to the page as an "exercise" message.
+
+    If this Python is no longer the one that started (an earlier run changed builtins, NumPy or
+    attnkit), nothing is checked: the message asks the page to restart Python and check again.
+    The result names what the reader's own code changed (``tampered``): the page then restarts
+    Python, so that nothing of it reaches the next check or listing."""
     import runpy
 
     from attnkit.exercise import check
 
+    baseline = _BASELINE[0] if _BASELINE else None
+    changed = baseline.changes() if baseline is not None else []
+    if changed:
+        _emit("exercise", {"restart": True, "changed": [str(c) for c in changed[:8]]})
+        return
     exercise = runpy.run_path(path)["EXERCISE"]
-    result = check(exercise, source, lang)
+    result = check(exercise, source, lang, baseline=baseline)
     _emit("exercise", {"passed": result.passed, "message": result.message, "case": result.case,
-                       "printed": result.printed})
+                       "printed": result.printed, "kind": result.kind, "tampered": list(result.tampered)})

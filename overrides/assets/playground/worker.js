@@ -62,6 +62,8 @@ async function init(base) {
   const playground = pyodide.pyimport("playground");
   // A missing numpy wheel does not make loadPackage throw: prove that numpy imports.
   const versions = playground._versions().toJs({ dict_converter: Object.fromEntries });
+  // What every exercise check compares this Python with, taken before any reader's code runs.
+  playground._baseline();
   post({ type: "ready", ms: since(), versions });
   return { pyodide, playground };
 }
@@ -86,6 +88,11 @@ async function run(id, code, lang) {
   if (out.dropped) post({ type: "truncated", id });
   post({ type: "done", id, ok: status === 0, ms: Math.round(performance.now() - started) });
 }
+
+// Code that closes this worker (js.close() from Python) would leave the page waiting for an answer
+// that never comes, and its next run hanging: say so first, and the page starts a new Python.
+const close = self.close.bind(self);
+self.close = () => { post({ type: "closing" }); close(); };
 
 self.onmessage = (event) => {
   const message = event.data;

@@ -25,6 +25,9 @@ function store(key, value) {
 
 export const solvedKey = (id) => `attn-exercise:${id}`;
 
+// The kinds of message (attnkit.exercise.KINDS) that name a case and what came back for it.
+const CASE_KINDS = ["wrong", "nonfinite", "shape", "none", "not_number", "not_array", "not_tuple", "raised"];
+
 export async function mount(root) {
   const data = await loadData("exercises");
   const L = data.labels;
@@ -62,13 +65,16 @@ export async function mount(root) {
     el("div", { class: "attn-widget__controls" }, checkButton, resetButton, stopButton),
     status, result, printedBox,
     el("details", { class: "ex-hints" }, el("summary", {}, L.hints),
-      el("ul", {}, ex.hints.map((h) => el("li", {}, el("em", {}, h.about), lang() === "zh" ? "：" : ": ", h.hint)))),
+      // numbered as the messages number the cases ("Case 2 of 5"); the drawn ones come after these
+      el("ol", {}, ex.hints.map((h) => el("li", {}, el("em", {}, h.about), lang() === "zh" ? "：" : ": ", h.hint))),
+      ex.drawn ? el("p", { class: "ex-drawn" }, fill(L.drawn, { drawn: ex.drawn, first: ex.hints.length + 1 })) : null),
     el("details", { class: "ex-solution" }, el("summary", {}, L.solution), el("pre", {}, el("code", { tabindex: 0 }, ex.solution))),
     live);
 
   // ---- checking ---------------------------------------------------------------------------
   let running = false;
   let timer = null;
+  let timedOut = false;
 
   function setStatus(kind, text, announce = text) {
     status.dataset.state = kind;
@@ -82,54 +88,71 @@ export async function mount(root) {
     root.dataset.state = running ? "running" : (status.dataset.state || "idle");
   }
 
-  async function check() {
-    if (running) return;
-    running = true;
-    buttons();
-    result.hidden = true;
-    printedBox.hidden = true;
-    const loaded = python.isReady();
-    root.dataset.pythonWasReady = String(loaded);     // for the tests: this check waited for no start-up
-    setStatus("checking", loaded ? L.checking : L.loading);
-    const stopWatching = python.onProgress((m) => { if (m.type === "ready") setStatus("checking", L.checking); });
+  // One run of the check in the shared Python: {outcome} (the "exercise" message), {error} (the
+  // checker itself raised), or {stopped} / {failed} (Stop or the time limit; Python did not start).
+  async function runCheck() {
     const source = JSON.stringify(code.value);   // a JSON string is a valid Python string literal
     const run = `import playground\nplayground.check_exercise(${JSON.stringify("/book/" + ex.file)}, ${source}, ${JSON.stringify(lang())})\n`;
     let outcome = null;
     let error = null;
+    const stopWatching = python.onProgress((m) => { if (m.type === "ready") setStatus("checking", L.checking); });
     try {
+      // The time limit counts from when the code reaches a Python that has started (its start-up
+      // is not counted), not from a message: a silent loop sends none.
       await python.run(run, (message) => {
         if (message.type === "exercise") outcome = message.data;
         else if (message.type === "error") error = message.data.text.trim().split("\n").pop();
-        if (!timer && message.type !== "done") armTimer();
-      }).finally(() => stopWatching());
-      armTimer();
+      }, { onSent: armTimer });
     } catch (failure) {
+      return failure.message === "stopped" ? { stopped: true } : { failed: failure.message };
+    } finally {
       stopWatching();
       clearTimeout(timer);
       timer = null;
-      running = false;
-      if (failure.message === "stopped") {
-        setStatus(root.dataset.timedOut === "yes" ? "timeout" : "stopped",
-          root.dataset.timedOut === "yes" ? fill(L.timeout, { seconds: data.timeout }) : L.stopped);
-      } else {
-        setStatus("failed", fill(L.failed, { error: failure.message }));
-      }
-      delete root.dataset.timedOut;
-      buttons();
-      return;
     }
-    clearTimeout(timer);
-    timer = null;
+    return outcome ? { outcome } : { error: error || "?" };
+  }
+
+  async function check() {
+    if (running) return;
+    running = true;
+    timedOut = false;
+    buttons();
+    result.hidden = true;
+    printedBox.hidden = true;
+    delete root.dataset.restarted;
+    const loaded = python.isReady();
+    root.dataset.pythonWasReady = String(loaded);     // for the tests: this check waited for no start-up
+    setStatus("checking", loaded ? L.checking : L.loading);
+    let done = await runCheck();
+    if (done.outcome && done.outcome.restart) {
+      // An earlier run changed this Python (builtins, NumPy, attnkit): check in a new one.
+      root.dataset.restarted = "before";
+      python.restart();
+      setStatus("checking", L.restarting);
+      done = await runCheck();
+    }
     running = false;
-    if (outcome) show(outcome);
-    else setStatus("failed", fill(L.failed, { error: error || "?" }));
+    if (done.stopped) {
+      setStatus(timedOut ? "timeout" : "stopped", timedOut ? fill(L.timeout, { seconds: data.timeout }) : L.stopped);
+    } else if (done.failed) {
+      setStatus("failed", fill(L.failed, { error: done.failed }));
+    } else if (done.error || done.outcome.restart) {
+      python.restart();                                 // whatever broke the checker goes with this Python
+      setStatus("failed", fill(L.checkerFailed, { error: done.error || done.outcome.changed.join(", ") }));
+    } else {
+      if (done.outcome.tampered && done.outcome.tampered.length) {
+        root.dataset.restarted = "after";
+        python.restart();                               // nothing the reader's code changed survives
+      }
+      show(done.outcome);
+    }
     buttons();
   }
 
-  // The time limit counts from when the reader's code starts (Python's start-up is not counted).
   function armTimer() {
-    if (timer || !running) return;
-    timer = setTimeout(() => { root.dataset.timedOut = "yes"; python.stop(); }, data.timeout * 1000);
+    clearTimeout(timer);
+    timer = setTimeout(() => { timedOut = true; python.stop(); }, data.timeout * 1000);
   }
 
   function show(outcome) {
@@ -138,8 +161,11 @@ export async function mount(root) {
     result.hidden = false;
     printed.textContent = outcome.printed;
     printedBox.hidden = !outcome.printed;
+    result.dataset.kind = outcome.kind;
     // Seen: a short verdict above the full message. Heard: the message's first line (which case, or "all pass").
-    setStatus(outcome.passed ? "passed" : "failed-case", outcome.passed ? L.passed : L.notYet, outcome.message.split("\n")[0]);
+    const onACase = CASE_KINDS.includes(outcome.kind);
+    setStatus(outcome.passed ? "passed" : "failed-case", outcome.passed ? L.passed : onACase ? L.notYet : L.notRun,
+      outcome.message.split("\n")[0]);
     if (outcome.passed) {
       store(solvedKey(id), "solved");
       solved.hidden = false;

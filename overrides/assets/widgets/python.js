@@ -7,8 +7,10 @@
 //   import * as python from "./python.js";
 //   const done = await python.run(code, (message) => ...);   // every message of this run; resolves at "done"
 //   python.run(code, onMessage, { lang: "zh" });             // the playground's own messages in Chinese
+//   python.run(code, onMessage, { onSent });                 // onSent(): the code has just gone to a ready Python
 //   await python.warm();                                     // start loading now (the reader shows interest)
 //   python.stop();                                           // ends a runaway run at once
+//   python.restart();                                        // the next run gets a Python no code has touched
 //
 // Messages are the worker's: {type: "stdout"|"stderr", text}, {type: "error", data: {text, name}},
 // {type: <what the code emitted>, data}, and last {type: "done", ok, ms}. onProgress(message)
@@ -40,10 +42,15 @@ function start() {
         return;
       }
       if (message.type === "failed") { reject(new Error(message.text)); return; }
+      if (message.type === "closing") { slot.closing = true; return; }   // the code closed its worker
       const run = message.id && pending.get(message.id);
       if (!run) return;
       run.onMessage(message);
-      if (message.type === "done") { pending.delete(message.id); run.resolve(message); }
+      if (message.type === "done") {
+        pending.delete(message.id);
+        if (slot.closing && slot === current) restart();   // what it ran closed it: the next run needs a new one
+        run.resolve(message);
+      }
     };
     slot.worker.onerror = (event) => reject(new Error(event.message || "worker error"));
   });
@@ -85,8 +92,10 @@ export function onProgress(watcher) {
 }
 
 /** Run ``code`` in the shared Python; ``onMessage`` gets each message of this run. Resolves with
- *  the "done" message; rejects if Python cannot start or the run is stopped. */
-export async function run(code, onMessage = () => {}, { lang } = {}) {
+ *  the "done" message; rejects if Python cannot start or the run is stopped. ``onSent`` is called
+ *  when the code has been sent to a Python that has started: a time limit counted from then fires
+ *  even if the code never sends a message (a silent loop, a worker the code closed). */
+export async function run(code, onMessage = () => {}, { lang, onSent } = {}) {
   if (!current) { current = spare || start(); spare = null; }
   const slot = current;
   await slot.ready;
@@ -98,7 +107,15 @@ export async function run(code, onMessage = () => {}, { lang } = {}) {
     pending.set(id, { onMessage, resolve: (m) => { clearTimeout(longRun); resolve(m); },
                       reject: (e) => { clearTimeout(longRun); reject(e); } });
     slot.worker.postMessage({ type: "run", id, code, lang });
+    if (onSent) onSent();
   });
+}
+
+/** Let the next run have a Python no code has run in: after a check whose code changed Python
+ *  itself (builtins, NumPy, attnkit). The spare, if one has started, takes this one's place. */
+export function restart() {
+  stop();
+  warm().catch(() => {});   // start it now; a run that needs it reports a failure to start
 }
 
 /** End the running code at once; the spare Python (if one has started) takes its place. */
