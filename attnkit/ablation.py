@@ -118,9 +118,10 @@ def _run(params, tokens, layer, replace):
             seen = out
             out = replace(out)
         x = x + out.sum(axis=1)                           # residual: every head's output added
-        m_in, _ = tinygpt.layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])   # (batch, n, d)
-        m_out, _ = tinygpt.mlp_forward(p, m_in)           # (batch, n, d)
-        x = x + m_out
+        if "mlp.w_1" in p:                                # an attention-only model has no MLP
+            m_in, _ = tinygpt.layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])   # (batch, n, d)
+            m_out, _ = tinygpt.mlp_forward(p, m_in)       # (batch, n, d)
+            x = x + m_out
     x_f, _ = tinygpt.layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])  # (batch, n, d)
     return x_f @ params["w_u"], seen                      # (batch, n, d) @ (d, V) -> (batch, n, V)
 

@@ -3,11 +3,16 @@
 Two small public-domain books ship in attnkit/corpus/ (their README says where they come
 from): Lewis Carroll's *Alice's Adventures in Wonderland* (English) and 《论语》 (the Analects,
 Chinese). :class:`TextTrainer` trains :mod:`attnkit.tinygpt` on windows of ``n_ctx + 1``
-characters drawn at random from the first 90 % of a book, with :func:`attnkit.training.adam_step`;
-the last 10 % is held out (:func:`split`). :func:`train_on` is a pure function of the text and
-the settings (the same arguments give the same numbers), so a build can remember it.
+characters drawn at random from the first 80 % of a book, with the book's one training step
+(:func:`attnkit.training.train_step`, Adam). The next 10 % is the validation part: every
+``check_every`` steps the trainer measures its loss there and keeps the weights of the step where
+it was lowest, and it stops once ``patience`` checks in a row found nothing lower (stopping early:
+a model that starts to learn its training text by heart gets worse on new text). The last 10 %
+is the exam, never used for training or for choosing (:func:`split`). :func:`train_on` is a
+pure function of the text and the settings (the same arguments give the same numbers), so a
+build can remember it.
 
-    >>> params, losses, vocab = TextTrainer("abcabcabcabcabcabc", steps=2, n_ctx=4, d_model=8,
+    >>> params, losses, vocab = TextTrainer("abc" * 20, steps=2, n_ctx=4, d_model=8,
     ...                                     n_heads=2, n_layers=1, batch=2).run()
     >>> len(losses), vocab
     (2, ['a', 'b', 'c'])
@@ -28,7 +33,7 @@ from . import ablation, tinygpt
 from ._checks import check_lang, check_positive_int, check_seed
 from .bpe import char_vocab, decode_chars, encode_chars, tokens_per_char, train_bpe, truncate
 from .sampling import generate, next_distribution
-from .training import adam_init, adam_step
+from .training import adam_init, train_step
 
 __all__ = [
     "CORPORA",
@@ -69,10 +74,12 @@ SOURCES = {
 }
 
 MODEL = {"steps": 1200, "lr": 0.003, "seed": 0, "batch": 16, "n_ctx": 32, "d_model": 32,
-         "n_heads": 4, "n_layers": 2}
-"""The settings chapter 12 trains both books with."""
+         "n_heads": 4, "n_layers": 2, "check_every": 50, "patience": 4}
+"""The settings chapter 12 trains both books with: at most ``steps`` steps, the validation loss
+measured every ``check_every`` steps, stopping after ``patience`` checks without a new lowest."""
 
-HELD_OUT = 0.1       # the last tenth of a book is never trained on
+VALIDATION = 0.1     # the tenth before the exam: for choosing when to stop
+HELD_OUT = 0.1       # the last tenth of a book: the exam, never trained on nor used to choose
 
 
 def corpus(lang):
@@ -81,34 +88,65 @@ def corpus(lang):
 
 
 def split(text):
-    """(training part, held-out part): the first 90 % of ``text`` and the last 10 %."""
-    cut = int(len(text) * (1 - HELD_OUT))
-    return text[:cut], text[cut:]
+    """(training part, validation part, held-out part): the first 80 % of ``text``, the next 10 %
+    and the last 10 %.
+
+    >>> [len(part) for part in split("x" * 100)]
+    [80, 10, 10]
+    """
+    exam = int(len(text) * (1 - HELD_OUT))
+    check = int(len(text) * (1 - HELD_OUT - VALIDATION))
+    return text[:check], text[check:exam], text[exam:]
+
+
+def windows(ids, n_ctx, count=64):
+    """Up to ``count`` windows of ``ids`` side by side, one after another without overlap:
+    (tokens, targets), each (m, n_ctx); m = 0 when ``ids`` is shorter than n_ctx + 1.
+
+    >>> tokens, targets = windows(list(range(10)), 4)
+    >>> tokens.tolist(), targets.tolist()
+    ([[0, 1, 2, 3], [4, 5, 6, 7]], [[1, 2, 3, 4], [5, 6, 7, 8]])
+    """
+    ids = np.asarray(ids, dtype=np.int64)
+    m = max(0, min(count, (len(ids) - 1) // n_ctx))
+    rows = np.stack([ids[i * n_ctx:i * n_ctx + n_ctx + 1] for i in range(m)]) if m else np.zeros((0, n_ctx + 1), np.int64)
+    return rows[:, :-1], rows[:, 1:]                                     # (m, n_ctx) each
 
 
 class TextTrainer:
     """Training the tiny GPT on a text, one step at a time (settings as in :data:`MODEL`).
 
     The vocabulary is every character of the whole text (:func:`attnkit.bpe.char_vocab`); the
-    batches are windows of the training part starting at random places, drawn from ``seed``.
+    batches are windows of the training part starting at random places, drawn from ``seed``;
+    the validation loss is measured on up to 64 windows of the validation part (:func:`split`).
     """
 
     def __init__(self, text, steps=MODEL["steps"], lr=MODEL["lr"], seed=MODEL["seed"],
                  batch=MODEL["batch"], n_ctx=MODEL["n_ctx"], d_model=MODEL["d_model"],
-                 n_heads=MODEL["n_heads"], n_layers=MODEL["n_layers"]):
+                 n_heads=MODEL["n_heads"], n_layers=MODEL["n_layers"],
+                 check_every=MODEL["check_every"], patience=MODEL["patience"]):
         self.vocab = char_vocab(text)
-        train, _ = split(text)
+        train, validation, _ = split(text)
         self.ids = np.array(encode_chars(train, self.vocab))        # (N,)
         self.n_ctx = check_positive_int("n_ctx", n_ctx)
         if len(self.ids) < self.n_ctx + 2:
             raise ValueError(f"the text's training part has {len(self.ids)} characters: it needs "
                              f"at least n_ctx + 2 = {self.n_ctx + 2}")
+        self.check = windows(encode_chars(validation, self.vocab), self.n_ctx)   # (m, n_ctx) each
+        if len(self.check[0]) == 0:
+            raise ValueError(f"the text's validation part has {len(validation)} characters: it needs "
+                             f"at least n_ctx + 1 = {self.n_ctx + 1} (the text has {len(text)}; "
+                             f"the validation part is {VALIDATION:.0%} of it)")
         self.steps = check_positive_int("steps", steps)
         self.batch = check_positive_int("batch", batch)
+        self.check_every = check_positive_int("check_every", check_every)
+        self.patience = check_positive_int("patience", patience)
         self.lr = lr
         self.params = tinygpt.init(len(self.vocab), d_model, n_heads, n_layers, self.n_ctx, seed=seed)
         self.state = adam_init(self.params)
         self.rng = np.random.default_rng([check_seed(seed), 1])
+        self.validation = []                                         # [(step, validation loss)]
+        self.best_step = 0
 
     def batch_of_windows(self):
         """(tokens, targets), each (batch, n_ctx): windows of the text and the same shifted by one."""
@@ -118,14 +156,35 @@ class TextTrainer:
 
     def step(self):
         tokens, targets = self.batch_of_windows()
-        loss, grads = tinygpt.loss_and_grad(self.params, tokens, targets)
-        adam_step(self.params, grads, self.state, self.lr)
-        return loss
+        return train_step(self.params, self.state, tokens, targets, self.lr)
+
+    def validation_loss(self):
+        """The current model's loss on the validation windows."""
+        logits, _ = tinygpt.forward(self.params, self.check[0])
+        return tinygpt.cross_entropy(logits, self.check[1])[0]
 
     def run(self):
-        """Train ``steps`` steps. Returns (params, losses, vocab)."""
-        losses = [self.step() for _ in range(self.steps)]
-        return self.params, losses, self.vocab
+        """Train until ``steps`` steps, or until ``patience`` checks in a row found no lower
+        validation loss. Returns (params of the step with the lowest validation loss, the loss
+        of every step trained, vocab); ``self.validation`` and ``self.best_step`` say when."""
+        self.validation = [(0, self.validation_loss())]
+        best, self.best_step, since = self.validation[0][1], 0, 0
+        kept = {k: v.copy() for k, v in self.params.items()}
+        losses = []
+        for step in range(1, self.steps + 1):
+            losses.append(self.step())
+            if step % self.check_every:
+                continue
+            loss = self.validation_loss()
+            self.validation.append((step, loss))
+            if loss < best:
+                best, self.best_step, since = loss, step, 0
+                kept = {k: v.copy() for k, v in self.params.items()}
+            else:
+                since += 1
+                if since >= self.patience:
+                    break
+        return kept, losses, self.vocab
 
 
 def rounded(params):
@@ -135,9 +194,12 @@ def rounded(params):
 
 def train_on(text, **settings):
     """Train on ``text`` with :data:`MODEL`'s settings (any overridden). Returns
-    {"params": float32-rounded weights, "losses": per step, "vocab": the characters}."""
-    params, losses, vocab = TextTrainer(text, **settings).run()
-    return {"params": rounded(params), "losses": [float(x) for x in losses], "vocab": vocab}
+    {"params": float32-rounded weights of the step kept, "losses": per step trained,
+    "vocab": the characters, "validation": [(step, validation loss)], "best_step": the step kept}."""
+    trainer = TextTrainer(text, **settings)
+    params, losses, vocab = trainer.run()
+    return {"params": rounded(params), "losses": [float(x) for x in losses], "vocab": vocab,
+            "validation": [(int(s), float(x)) for s, x in trainer.validation], "best_step": trainer.best_step}
 
 
 def model(lang):
@@ -148,13 +210,8 @@ def model(lang):
 def held_out_windows(lang, count=64):
     """Up to ``count`` windows of the held-out tenth, side by side: (tokens, targets), (m, n_ctx)."""
     text = corpus(lang)
-    vocab = char_vocab(text)
-    _, held = split(text)
-    ids = np.array(encode_chars(held, vocab))
-    n = MODEL["n_ctx"]
-    m = min(count, (len(ids) - 1) // n)
-    windows = np.stack([ids[i * n:i * n + n + 1] for i in range(m)])    # (m, n + 1)
-    return windows[:, :-1], windows[:, 1:]
+    _, _, held = split(text)
+    return windows(encode_chars(held, char_vocab(text)), MODEL["n_ctx"], count)
 
 
 def previous_token_scores(params, tokens):
@@ -199,7 +256,7 @@ def unigram_loss(lang):
     (no context at all; characters never seen in training get a count of 1/2)."""
     text = corpus(lang)
     vocab = char_vocab(text)
-    train, held = split(text)
+    train, _, held = split(text)
     counts = np.bincount(encode_chars(train, vocab), minlength=len(vocab)) + 0.5   # (V,)
     p = counts / counts.sum()
     return float(-np.log(p[encode_chars(held, vocab)]).mean())
@@ -294,14 +351,21 @@ def _report(lang):
     rise = np.array([[h["loss"] - full for h in layer] for layer in abl["heads"]])   # (L, H)
     prev = np.unravel_index(int(np.argmax(scores)), scores.shape)
     text = corpus(lang)
-    train, _ = split(text)
+    train, validation, held_text = split(text)
+    best = m["best_step"]
+    n = MODEL["n_ctx"]
     return {
-        "lang": lang, "chars": len(text), "train_chars": len(train), "vocab_size": len(vocab),
+        "lang": lang, "chars": len(text), "train_chars": len(train), "validation_chars": len(validation),
+        "held_out_chars": len(held_text), "vocab_size": len(vocab),
         "n_params": int(sum(v.size for v in params.values())), "settings": dict(MODEL),
         "losses": losses, "loss_first": losses[0], "loss_last": float(np.mean(losses[-100:])),
+        "validation": m["validation"], "best_step": best, "stopped_at": len(losses),
+        "validation_best": min(x for _, x in m["validation"]),
+        "train_at_best": float(np.mean(losses[max(0, best - 50):best])) if best else losses[0],
         "held_out_loss": float(held), "held_out_windows": len(tokens),
         "guess": math.log(len(vocab)), "unigram": unigram_loss(lang),
-        "tokens_seen": MODEL["steps"] * MODEL["batch"] * MODEL["n_ctx"],
+        "tokens_seen": best * MODEL["batch"] * n,
+        "even": float(np.mean([1 / (i + 1) for i in range(1, n)])),     # an even spread's previous-token score
         "previous_token": scores.tolist(), "recent3": recent_scores(params, tokens).tolist(), "ablation": abl, "loss_rise": rise.tolist(),
         "prev_head": [int(prev[0]), int(prev[1])], "prev_score": float(scores[prev]),
         "prev_rise": float(rise[prev]), "max_rise": float(rise.max()),

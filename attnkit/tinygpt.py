@@ -9,6 +9,9 @@ The model of chapter 8. Everything a GPT does, at a size that trains in seconds:
     logits = LN_f(x) @ w_u                                  (batch, n, vocab)
     loss = mean over scored positions of -log softmax(logits)[target]
 
+With ``ffn=False`` (:func:`init`) the layers have no MLP and no second layer norm: an
+*attention-only* model, the kind Elhage et al. (2021) take apart and chapter 11 trains.
+
 The layer norm comes before each sub-layer ("pre-norm", as in GPT-2). Every forward step has a
 backward step written beside it in the same order, reversed; no autograd framework. The tests
 check every gradient against finite differences and, where it is installed, against PyTorch.
@@ -96,16 +99,19 @@ __all__ = [
 # parameters
 # --------------------------------------------------------------------------
 
-def init(vocab_size, d_model, n_heads, n_layers, n_ctx, seed=0):
+def init(vocab_size, d_model, n_heads, n_layers, n_ctx, seed=0, ffn=True):
     """Fresh random parameters: a dict ``name -> float64 array`` (keys in the module docstring).
 
     Weights are drawn from N(0, 0.02^2) as in GPT-2 (the output projections of each residual
     branch scaled down by sqrt(2 L)), biases start at 0 and layer-norm gains at 1. The same
-    ``seed`` gives the same numbers, on every machine.
+    ``seed`` gives the same numbers, on every machine. ``ffn=False`` leaves out every layer's
+    MLP (the feed-forward network) and the layer norm before it: an attention-only model.
 
     >>> p = init(vocab_size=4, d_model=6, n_heads=3, n_layers=2, n_ctx=5, seed=1)
     >>> p["h1.attn.w_q"].shape, p["w_u"].shape, len(p)
     ((3, 6, 2), (6, 4), 29)
+    >>> len(init(vocab_size=4, d_model=6, n_heads=3, n_layers=2, n_ctx=5, seed=1, ffn=False))
+    17
     """
     vocab_size = check_positive_int("vocab_size", vocab_size)
     d_model = check_positive_int("d_model", d_model)
@@ -113,6 +119,8 @@ def init(vocab_size, d_model, n_heads, n_layers, n_ctx, seed=0):
     n_layers = check_positive_int("n_layers", n_layers)
     n_ctx = check_positive_int("n_ctx", n_ctx)
     seed = check_seed(seed)
+    if not isinstance(ffn, (bool, np.bool_)):
+        raise ValueError(f"ffn must be True (each layer has an MLP) or False (attention only), got {ffn!r}")
     if d_model % n_heads:
         raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads} "
                          f"(each head gets d_model / n_heads columns)")
@@ -129,10 +137,13 @@ def init(vocab_size, d_model, n_heads, n_layers, n_ctx, seed=0):
             f"h{l}.attn.w_k": rng.normal(0, std, (h, d, d_head)),
             f"h{l}.attn.w_v": rng.normal(0, std, (h, d, d_head)),
             f"h{l}.attn.w_o": rng.normal(0, std_out, (h, d_head, d)),
-            f"h{l}.ln_2.g": np.ones(d), f"h{l}.ln_2.b": np.zeros(d),
-            f"h{l}.mlp.w_1": rng.normal(0, std, (d, d_ff)), f"h{l}.mlp.b_1": np.zeros(d_ff),
-            f"h{l}.mlp.w_2": rng.normal(0, std_out, (d_ff, d)), f"h{l}.mlp.b_2": np.zeros(d),
         })
+        if ffn:
+            params.update({
+                f"h{l}.ln_2.g": np.ones(d), f"h{l}.ln_2.b": np.zeros(d),
+                f"h{l}.mlp.w_1": rng.normal(0, std, (d, d_ff)), f"h{l}.mlp.b_1": np.zeros(d_ff),
+                f"h{l}.mlp.w_2": rng.normal(0, std_out, (d_ff, d)), f"h{l}.mlp.b_2": np.zeros(d),
+            })
     params.update({"ln_f.g": np.ones(d), "ln_f.b": np.zeros(d),
                    "w_u": rng.normal(0, std, (d, vocab_size))})
     return params
@@ -295,10 +306,12 @@ def forward(params, tokens):
         a_in, ln_1 = layer_norm_forward(x, p["ln_1.g"], p["ln_1.b"])    # (batch, n, d)
         a_out, attn = attention_forward(p, a_in)       # (batch, n, d)
         x = x + a_out                                  # residual
-        m_in, ln_2 = layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])    # (batch, n, d)
-        m_out, mlp = mlp_forward(p, m_in)              # (batch, n, d)
-        x = x + m_out                                  # residual
-        cache[f"h{l}"] = {"ln_1": ln_1, "attn": attn, "ln_2": ln_2, "mlp": mlp}
+        cache[f"h{l}"] = {"ln_1": ln_1, "attn": attn}
+        if "mlp.w_1" in p:                             # not in an attention-only model (ffn=False)
+            m_in, ln_2 = layer_norm_forward(x, p["ln_2.g"], p["ln_2.b"])    # (batch, n, d)
+            m_out, mlp = mlp_forward(p, m_in)          # (batch, n, d)
+            x = x + m_out                              # residual
+            cache[f"h{l}"].update(ln_2=ln_2, mlp=mlp)
     x_f, cache["ln_f"] = layer_norm_forward(x, params["ln_f.g"], params["ln_f.b"])   # (batch, n, d)
     cache["x_f"] = x_f
     logits = x_f @ params["w_u"]                       # (batch, n, d) @ (d, V) -> (batch, n, V)
@@ -361,12 +374,13 @@ def loss_and_grad(params, tokens, targets):
     dx, grads["ln_f.g"], grads["ln_f.b"] = layer_norm_backward(dx, cache["ln_f"])
     for l in reversed(range(cfg["n_layers"])):
         c = cache[f"h{l}"]
-        # x = x + MLP(LN_2(x)): the gradient flows straight through and through the branch
-        d_m_in, g_mlp = mlp_backward(dx, c["mlp"])
-        d_branch, g_g, g_b = layer_norm_backward(d_m_in, c["ln_2"])
-        dx = dx + d_branch
-        grads.update({f"h{l}.mlp.{k}": v for k, v in g_mlp.items()})
-        grads[f"h{l}.ln_2.g"], grads[f"h{l}.ln_2.b"] = g_g, g_b
+        if "mlp" in c:
+            # x = x + MLP(LN_2(x)): the gradient flows straight through and through the branch
+            d_m_in, g_mlp = mlp_backward(dx, c["mlp"])
+            d_branch, g_g, g_b = layer_norm_backward(d_m_in, c["ln_2"])
+            dx = dx + d_branch
+            grads.update({f"h{l}.mlp.{k}": v for k, v in g_mlp.items()})
+            grads[f"h{l}.ln_2.g"], grads[f"h{l}.ln_2.b"] = g_g, g_b
         # x = x + Attention(LN_1(x))
         d_a_in, g_attn = attention_backward(dx, c["attn"])
         d_branch, g_g, g_b = layer_norm_backward(d_a_in, c["ln_1"])

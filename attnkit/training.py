@@ -26,6 +26,7 @@ __all__ = [
     "sgd_step",
     "adam_init",
     "adam_step",
+    "train_step",
     "BOOK",
     "OPTIMIZERS",
     "settings_of",
@@ -112,6 +113,34 @@ def adam_step(params, grads, state, lr, beta_1=0.9, beta_2=0.999, eps=1e-8):
 OPTIMIZERS = ("adam", "sgd")
 
 
+def train_step(params, state, tokens, targets, lr, optimizer="adam", step=None):
+    """One training step, in place: the loss and gradient of one batch, then one update.
+
+    The one step every training loop of the book takes (chapter 8's :class:`Trainer`, chapter
+    11's :func:`attnkit.induction.train_induction`, chapter 12's
+    :class:`attnkit.realtext.TextTrainer`); they differ only in the batches they feed it.
+    tokens, targets : (batch, n) ids, targets -1 where not scored (:func:`attnkit.tinygpt.loss_and_grad`);
+    state : :func:`adam_init`'s dict (unused by SGD); ``step`` only names the step in the error
+    raised when the loss stops being a finite number. Returns the loss, measured before the update.
+
+    >>> from attnkit.tinygpt import init
+    >>> params = init(vocab_size=4, d_model=4, n_heads=1, n_layers=1, n_ctx=3)
+    >>> round(train_step(params, adam_init(params), [[0, 1, 2]], [[1, 2, 3]], lr=0.01), 3)
+    1.355
+    """
+    loss, grads = loss_and_grad(params, tokens, targets)
+    if not math.isfinite(loss):
+        where = "" if step is None else f" at step {step}"
+        raise ValueError(f"the loss became {loss}{where}: the learning rate lr = {lr} is too large")
+    if optimizer == "adam":
+        adam_step(params, grads, state, lr)
+    elif optimizer == "sgd":
+        sgd_step(params, grads, lr)
+    else:
+        raise ValueError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}")
+    return loss
+
+
 # --------------------------------------------------------------------------
 # the book's settings and the training loop
 # --------------------------------------------------------------------------
@@ -174,14 +203,8 @@ class Trainer:
     def step(self):
         """One step: a fresh batch, its loss and gradient, one update. Returns the loss."""
         tokens, targets = copy_batch(self.rng, self.batch, self.task)
-        loss, grads = loss_and_grad(self.params, tokens, targets)
-        if not math.isfinite(loss):
-            raise ValueError(f"the loss became {loss} at step {self.step_count + 1}: "
-                             f"the learning rate lr = {self.lr} is too large")
-        if self.optimizer == "adam":
-            adam_step(self.params, grads, self.state, self.lr)
-        else:
-            sgd_step(self.params, grads, self.lr)
+        loss = train_step(self.params, self.state, tokens, targets, self.lr, self.optimizer,
+                          step=self.step_count + 1)
         self.step_count += 1
         return loss
 

@@ -235,7 +235,8 @@ _MEMO = Store("memo", ".pickle")
 # number that 9.4's page prints.
 MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
             "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs",
-            "attnkit.induction.train_induction", "attnkit.induction.report", "attnkit.realtext.train_on",
+            "attnkit.induction.train_induction", "attnkit.induction.report", "attnkit.induction.seed_runs",
+            "attnkit.induction.diversity", "attnkit.realtext.train_on",
             "attnkit.bpe.train_bpe")
 
 

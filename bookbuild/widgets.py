@@ -365,60 +365,99 @@ def kv_calculator_data(lang: str) -> dict:
             "dtypes": [{"id": k, "bytes": v} for k, v in DTYPE_BYTES.items()], "labels": labels}
 
 
-# ---- chapter 11: replay the build's checkpoints (overrides/assets/widgets/induction-replay.js) ----
+# ---- chapter 11: replay the build's run, or train it live (overrides/assets/widgets/induction-replay.js) ----
+# What the widget runs in the playground's worker (Pyodide + attnkit) to train live; {seed} and {k}
+# are filled in by the widget. playground._emit sends each state back.
+INDUCTION_CODE = {
+    "reset": "import playground\nfrom attnkit import induction\n"
+             "playground._emit('induction', induction.live_reset(seed={seed}))\n",
+    "run": "import playground\nfrom attnkit import induction\n"
+           "playground._emit('induction', induction.live_run({k}))\n",
+}
+REPLAY_TOLERANCE = 1e-9     # a live loss this close to the build's counts as the same number
 REPLAY_LABELS = {
     "zh": {
-        "replay": "这里没有在你的浏览器里训练：滑块回放的是本书构建时保存下来的检查点（每隔几十步存一次）。",
+        "intro": "滑块回放的是本书构建时那一次训练（种子 {seed}），每 {every} 步存一次。"
+                 "也可以按“在浏览器里训练”，让你的浏览器从随机权重开始，把同一个模型现场练一遍。",
+        "start": "在浏览器里训练", "resume": "继续训练", "pause": "暂停", "again": "再练一遍", "retry": "再试一次",
+        "seed": "随机种子", "changeResets": "改种子会从头开始。",
+        "idle": "还没开始现场训练。", "loading": "正在浏览器里准备 Python 和 NumPy……",
+        "started": "Python 准备好了，开始训练，一共 {steps} 步。",
+        "running": "现场训练：第 {step} / {steps} 步，重复部分的损失 {loss}",
+        "pausing": "正在暂停：已经交给 Python 的几步算完就停（现在第 {step} 步）……",
+        "paused": "已暂停：第 {step} 步，损失 {loss}",
+        "done": "练完了：{steps} 步，重复部分的损失 {loss}",
+        "failed": "Python 没能在浏览器里启动：{error}", "error": "训练出错：{error}",
+        "same": "到第 {step} 步为止，你的每个损失都和本书构建时算的一样（差距不超过 {tol}）。",
+        "parted": "到第 {last} 步为止和本书构建时一样；从第 {step} 步起分开了（{a} 对 {b}）："
+                  "浏览器里的 NumPy 有些加法的舍入和构建时不同，差别在训练的突变处被放大。",
+        "otherSeed": "换了种子，所以曲线和本书构建时的不同。",
+        "show": "显示", "showBuild": "本书构建时的训练", "showLive": "你这次的训练",
         "slider": "训练步数", "step": "第 {step} / {steps} 步，重复部分的损失 {loss}",
-        "loss": "损失", "axisStep": "训练步数", "curve": "新序列上重复部分的损失",
+        "loss": "损失", "axisStep": "训练步数",
+        "curveBuild": "本书构建时（种子 {seed}）：新序列上重复部分的损失", "curveLive": "你这次的训练",
         "guess": "瞎猜的损失：ln {v} ≈ {loss}",
         "head": "头", "previous": "前一个词元分数", "prefix": "前缀匹配分数",
-        "query": "查询", "key": "键",
-        "mapsTitle": "四个头在新序列 {example} 上的注意力（第 {step} 步）",
-        "mapsLegend": "每张图里，一行是一个正在猜下一个词元的位置（查询），一列是它看的位置（键），格子越深，权重越大。"
-                      "虚线以下的行在第二遍里，它们要猜的词元在第一遍里出现过。",
+        "pick": "看哪个头的注意力", "query": "查询", "key": "键",
+        "mapTitle": "{head} 在新序列 {example} 上的注意力（第 {step} 步）",
+        "mapLegend": "一行是一个正在猜下一个字母的位置（查询），一列是它看的位置（键），颜色越浓，权重越大。"
+                     "两条虚线之间的行在第二遍里：它们要猜的字母在第一遍里出现过；第一遍所在的列用竖线标出。",
     },
     "en": {
-        "replay": "Nothing trains in your browser here: the slider replays checkpoints the book's build saved (one every few dozen steps).",
+        "intro": "The slider replays the run the book's build trained (seed {seed}), saved every {every} steps. "
+                 "Or press \u201cTrain in your browser\u201d and your browser trains the same model live, from random weights.",
+        "start": "Train in your browser", "resume": "Resume", "pause": "Pause", "again": "Train again", "retry": "Try again",
+        "seed": "Seed", "changeResets": "Changing the seed starts over.",
+        "idle": "No live training yet.", "loading": "Setting up Python and NumPy in your browser\u2026",
+        "started": "Python is ready: training starts, {steps} steps in all.",
+        "running": "Training live: step {step} of {steps}, loss on the repeated part {loss}",
+        "pausing": "Pausing: finishing the steps Python already has (now at step {step})\u2026",
+        "paused": "Paused at step {step}, loss {loss}",
+        "done": "Done: {steps} steps, loss on the repeated part {loss}",
+        "failed": "Python could not start in your browser: {error}", "error": "Training failed: {error}",
+        "same": "Up to step {step}, every loss of yours equals the one the book's build computed (to within {tol}).",
+        "parted": "The same as the book's build up to step {last}; from step {step} the runs part ({a} against {b}): "
+                  "your browser's NumPy rounds some sums differently, and the sudden change in training magnifies the difference.",
+        "otherSeed": "Another seed, so the curve differs from the book's build.",
+        "show": "Show", "showBuild": "the book's build", "showLive": "your run",
         "slider": "Training step", "step": "Step {step} of {steps}, loss on the repeated part {loss}",
-        "loss": "loss", "axisStep": "training step", "curve": "loss of the repeated part, on new sequences",
+        "loss": "loss", "axisStep": "training step",
+        "curveBuild": "the book's build (seed {seed}): loss of the repeated part, on new sequences", "curveLive": "your run",
         "guess": "the loss of guessing: ln {v} \u2248 {loss}",
         "head": "head", "previous": "previous-token score", "prefix": "prefix-matching score",
-        "query": "query", "key": "key",
-        "mapsTitle": "The four heads' attention on the new sequence {example} (step {step})",
-        "mapsLegend": "In each map a row is a position guessing the next token (the query) and a column is a position it looks at (the key); the darker the cell, the more weight. "
-                      "Rows below the dotted line are in the second copy: the token they guess appeared in the first.",
+        "pick": "Whose attention to show", "query": "query", "key": "key",
+        "mapTitle": "{head}: attention on the new sequence {example} (step {step})",
+        "mapLegend": "A row is a position guessing the next letter (the query), a column a position it looks at (the key); the stronger the colour, the more weight. "
+                     "Rows between the two dashed lines are in the second copy: the letter they guess appeared in the first copy, whose columns the solid lines mark.",
     },
 }
 
 
 def induction_replay_data(lang: str) -> dict:
-    """Chapter 11's replay: per saved step the held-out loss of the repeated part, both scores
-    of every head, and every head's attention on one new sequence (lower triangle, in percent)."""
+    """Chapter 11's widget: per saved step of the build's run, the held-out loss of the repeated
+    part, both scores of every head (rounded once, in attnkit) and every head's attention on one
+    new sequence (lower triangle, in percent); the code that trains live in Pyodide; labels."""
     from attnkit import induction
 
     memoize(("attnkit.induction.train_induction", "attnkit.induction.report"))   # shared with the figures
-    r = induction.report()
+    c = induction.INDUCTION
     run = induction.trained_run()
-    tokens = induction.example_sequence()                                             # (1, n)
-    n = tokens.shape[1]
-    rows, cols = np.tril_indices(n)
-    maps = []
-    for params in run["params"]:
-        w = induction.attention_maps(params, tokens)                                # (layers, H, n, n)
-        maps.append([[int(x) for x in np.rint(100 * head[rows, cols])] for layer in w for head in layer])
-    layers, heads = r["previous"].shape[1:]
+    held = induction.held_out()
+    e = induction.example()
+    marks = [induction.checkpoint(p, held, e["tokens"]) for p in run["params"]]
+    layers, heads = c["n_layers"], c["n_heads"]
     names = [(f"第 {l + 1} 层 · 头 {h + 1}" if lang == "zh" else f"layer {l + 1} · head {h + 1}")
              for l in range(layers) for h in range(heads)]
-    _, _, repeated = induction.held_out()
-    longest = int(repeated.sum(axis=1).max())                      # L - 1 rows in the second copy
+    labels = {k: v for k, v in REPLAY_LABELS[lang].items()}
+    labels["intro"] = labels["intro"].replace("{seed}", str(c["seed"])).replace("{every}", str(c["every"]))
+    labels["same"] = labels["same"].replace("{tol}", _book_power(REPLAY_TOLERANCE))
     return {
-        "steps": r["steps"], "repeated": [round(c["repeated"], 4) for c in r["curve"]],
-        "guess": r["guess"], "vocab": induction.INDUCTION["vocab_size"],
-        "previous": np.round(r["previous"].reshape(len(r["steps"]), -1), 3).tolist(),
-        "prefix": np.round(r["prefix"].reshape(len(r["steps"]), -1), 3).tolist(),
-        "letters": list(spell(tokens[0])), "split": n - longest, "heads": names, "maps": maps,
-        "labels": REPLAY_LABELS[lang],
+        "steps": run["steps"], "seed": c["seed"], "every": c["every"], "guess": math.log(c["vocab_size"]),
+        "vocab": c["vocab_size"], "tolerance": REPLAY_TOLERANCE,
+        **{key: [m[key] for m in marks] for key in ("loss", "lossText", "previous", "prefix", "maps")},
+        "letters": list(spell(e["tokens"][0])), "first": list(e["first"]), "second": list(e["second"]),
+        "heads": names, "show": len(names) - heads,        # the first layer-2 head is shown first
+        "code": INDUCTION_CODE, "labels": labels,
     }
 
 

@@ -148,9 +148,33 @@ def test_trainer_is_deterministic_and_learns_a_pattern():
     assert l1[-1] < 0.2 * l1[0]
 
 
+def test_trainer_stops_early_and_keeps_the_step_with_the_lowest_validation_loss():
+    """The validation part is the tenth before the exam; the weights kept are those of the lowest
+    validation loss; training stops after `patience` checks without a new lowest."""
+    rng = np.random.default_rng(0)
+    text = "".join(rng.choice(list("abcdefgh"), 3000))           # random letters: nothing to learn, soon overfit
+    trainer = realtext.TextTrainer(text, steps=400, n_ctx=8, d_model=16, n_heads=2, n_layers=1, batch=8,
+                                   lr=0.03, check_every=20, patience=3)
+    params, losses, _ = trainer.run()
+    steps, values = zip(*trainer.validation)
+    assert steps[0] == 0 and all(b - a == 20 for a, b in zip(steps, steps[1:]))
+    best = int(np.argmin(values))
+    assert trainer.best_step == steps[best]
+    assert len(losses) == steps[-1] < 400                      # it stopped early...
+    assert len(steps) - 1 - best == 3                          # ...after 3 checks with nothing lower
+    kept = realtext.TextTrainer(text, steps=400, n_ctx=8, d_model=16, n_heads=2, n_layers=1, batch=8,
+                                lr=0.03, check_every=20, patience=3)
+    kept.params = params
+    assert kept.validation_loss() == pytest.approx(values[best])   # the weights returned are the best step's
+    train, validation, exam = realtext.split(text)
+    assert (len(train), len(validation), len(exam)) == (2400, 300, 300)
+
+
 def test_trainer_refuses_a_text_too_short():
     with pytest.raises(ValueError, match="at least n_ctx"):
         realtext.TextTrainer("abc", n_ctx=8)
+    with pytest.raises(ValueError, match="validation part has 5 characters"):
+        realtext.TextTrainer("ab" * 25, n_ctx=8)
 
 
 def test_previous_token_score_of_a_head_that_looks_one_back():

@@ -16,9 +16,9 @@ from attnkit.training import BOOK, Trainer, adam_init, adam_step, sgd_step, trai
 BOOK_TASK = CopyTask(BOOK["vocab_size"], BOOK["half"])
 
 
-def _perturbed(seed=3, vocab=7, d_model=8, n_heads=2, n_layers=2, n_ctx=6):
+def _perturbed(seed=3, vocab=7, d_model=8, n_heads=2, n_layers=2, n_ctx=6, ffn=True):
     """A model with weights far from their small initial values (so no gradient is trivially 0)."""
-    params = init(vocab, d_model, n_heads, n_layers, n_ctx, seed=seed)
+    params = init(vocab, d_model, n_heads, n_layers, n_ctx, seed=seed, ffn=ffn)
     rng = np.random.default_rng(seed + 100)
     return {k: v + rng.normal(0, 0.3, v.shape) for k, v in params.items()}
 
@@ -35,8 +35,10 @@ def _batch(seed=0, vocab=7, batch=3, n=5):
 # gradients
 # --------------------------------------------------------------------------
 
-def test_every_gradient_matches_finite_differences():
-    params = _perturbed()
+@pytest.mark.parametrize("ffn", [True, False])
+def test_every_gradient_matches_finite_differences(ffn):
+    params = _perturbed(ffn=ffn)
+    assert any(".mlp." in k for k in params) == ffn                 # ffn=False: attention only (chapter 11)
     tokens, targets = _batch()
     _, grads = loss_and_grad(params, tokens, targets)
     assert sorted(grads) == sorted(params)
@@ -83,6 +85,8 @@ def _torch_loss(torch, params, tokens, targets, n_heads):
         q, k, v = (a @ P[f"h{l}.attn.{w}"] for w in ("w_q", "w_k", "w_v"))
         z = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
         x = x + (z @ P[f"h{l}.attn.w_o"]).sum(1)
+        if f"h{l}.mlp.w_1" not in P:                    # an attention-only model (ffn=False)
+            continue
         m = ln(x, f"h{l}.ln_2")
         x = x + torch.relu(m @ P[f"h{l}.mlp.w_1"] + P[f"h{l}.mlp.b_1"]) @ P[f"h{l}.mlp.w_2"] + P[f"h{l}.mlp.b_2"]
     logits = ln(x, "ln_f") @ P["w_u"]
@@ -92,9 +96,10 @@ def _torch_loss(torch, params, tokens, targets, n_heads):
     return logits, loss, P
 
 
-def test_forward_and_gradients_match_pytorch_autograd():
+@pytest.mark.parametrize("ffn", [True, False])
+def test_forward_and_gradients_match_pytorch_autograd(ffn):
     torch = pytest.importorskip("torch")
-    params = _perturbed(seed=5, n_layers=2, n_heads=4)
+    params = _perturbed(seed=5, n_layers=2, n_heads=4, ffn=ffn)
     tokens, targets = _batch(seed=2, batch=4, n=6)
     logits_t, loss_t, P = _torch_loss(torch, params, tokens, targets, n_heads=4)
     logits, _ = forward(params, tokens)
@@ -269,6 +274,9 @@ def test_bad_input_says_what_it_got_and_expected(tokens, targets, message):
     (lambda: generate(init(5, 8, 2, 1, 6), [0, 1], -2), "n_new must be a positive integer, got -2"),
     (lambda: forward({"w": np.zeros(3)}, [[0]]), "params must be the dict made by tinygpt.init"),
     (lambda: CopyTask(vocab_size=1, half=6), "vocab_size must be at least 2"),
+    (lambda: init(5, 8, 2, 1, 6, ffn="no"), "ffn must be True"),
+    (lambda: training.train_step(init(5, 8, 2, 1, 6), {}, [[0]], [[1]], lr=0.1, optimizer="rmsprop"),
+     "optimizer must be 'adam' or 'sgd'"),
 ])
 def test_bad_hyper_parameters_are_refused(call, message):
     with pytest.raises(ValueError, match=message):

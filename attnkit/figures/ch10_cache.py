@@ -187,11 +187,15 @@ def kv_table_figure(lang: str):
     header = [tr(lang, "模型", "model"), tr(lang, "每个词元", "per token"),
               tr(lang, "128K：实际", "128K: as built"), tr(lang, "128K：若 MHA", "128K: if MHA"),
               tr(lang, "128K：若 MQA", "128K: if MQA")]
-    rows = []
+    rows, shorter = [], []
     for n in names:
         m = MODELS[n]
         mqa = "—" if m.attention == "mla" else binary_size(kv_cache_bytes_if(n, "mqa", LONG_CONTEXT, "bf16"))
-        rows.append([f"{DISPLAY_NAMES[n]} ({_attention_label(lang, n)})", binary_size(kv_bytes_per_token(n, "bf16")),
+        beyond = m.context is not None and m.context < LONG_CONTEXT       # 128K is more than its model card states
+        if beyond:
+            shorter.append(f"{DISPLAY_NAMES[n]} {m.context // 1024}K")
+        rows.append([f"{DISPLAY_NAMES[n]} ({_attention_label(lang, n)}){' *' if beyond else ''}",
+                     binary_size(kv_bytes_per_token(n, "bf16")),
                      binary_size(kv_cache_bytes(n, LONG_CONTEXT, "bf16")),
                      binary_size(kv_cache_bytes_if(n, "mha", LONG_CONTEXT, "bf16")), mqa])
     fig, ax = plt.subplots(figsize=(8.4, 3.9))
@@ -212,5 +216,10 @@ def kv_table_figure(lang: str):
             cell.set_text_props(color=BLUE, fontweight="bold")
     ax.set_title(tr(lang, "一条 128K 词元的序列要多少 KV 缓存（bf16）", "The KV cache of one 128K-token sequence (bf16)"),
                  fontsize=11.5)
-    fig.tight_layout()
+    if shorter:
+        listed = "、".join(shorter) if lang == "zh" else ", ".join(shorter)
+        fig.text(0.02, 0.01, tr(lang, f"* 假设的行：模型卡写明的上下文比 128K 短（{listed}），这是它要是读这么长所需的缓存。",
+                               f"* Hypothetical rows: the model card states a shorter context ({listed}); this is the cache it would need."),
+                 fontsize=8.5, color=MUTED, ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.05 if shorter else 0, 1, 1))
     return fig

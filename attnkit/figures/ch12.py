@@ -38,8 +38,9 @@ def tokens_per_char_figure(lang):
 
 @figure("ch12-loss")
 def loss_figure(lang):
-    """Training loss of both books' models (a 50-step running mean), with the held-out loss and baselines."""
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=False)
+    """Training loss of both books' models (a 50-step running mean), the validation loss checked
+    while training, the step kept, the exam loss and the frequency baseline."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), sharey=False)
     for ax, book in zip(axes, (lang, OTHER[lang])):
         r = realtext.report(book)
         losses = np.array(r["losses"])
@@ -49,20 +50,27 @@ def loss_figure(lang):
         smooth = np.convolve(losses, np.ones(window) / window, mode="valid")
         ax.plot(steps[window - 1:], smooth, color=ACCENT, linewidth=2,
                 label=tr(lang, "训练损失（50 步平均）", "training loss (mean of 50 steps)"))
+        checked, values = zip(*r["validation"])
+        ax.plot(checked, values, color=BLUE, linewidth=1.5, marker="o", markersize=3.5,
+                label=tr(lang, "验证部分的损失", "loss on the validation part"))
+        ax.axvline(r["best_step"], color=BLUE, linestyle=":", linewidth=1)
+        late = r["best_step"] > 0.7 * max(len(losses), checked[-1])       # write it on the left of the line
+        ax.annotate(tr(lang, f"留下第 {r['best_step']} 步", f"kept: step {r['best_step']}"),
+                    (r["best_step"], r["validation_best"]), textcoords="offset points",
+                    xytext=(-4 if late else 4, 14), ha="right" if late else "left", color=BLUE, fontsize=9)
         ax.axhline(r["held_out_loss"], color=TEAL, linewidth=1.5,
-                   label=tr(lang, "没见过的最后 10%", "the held-out last 10%"))
+                   label=tr(lang, "留下的模型在考试部分（最后 10%）上的损失", "the kept model on the exam (the last 10%)"))
         ax.axhline(r["unigram"], color=MUTED, linestyle="--", linewidth=1,
                    label=tr(lang, "只按字频猜", "guessing by character frequency"))
         ax.set_title(BOOK_NAME[book][lang], fontsize=11)
         ax.set_xlabel(tr(lang, "训练步数", "training step"))
-        ax.set_xlim(0, steps[-1])
+        ax.set_xlim(0, max(steps[-1], checked[-1]))
         ax.set_ylim(0, max(losses[:5].max(), r["guess"]) * 1.05)
     axes[0].set_ylabel(tr(lang, "损失（交叉熵）", "loss (cross-entropy)"))
     fig.tight_layout()
-    # Below both panels, where no line runs (inside, the Analects' held-out and frequency lines
-    # cross the top right corner).
+    # Below both panels, where no line runs.
     fig.legend(*axes[0].get_legend_handles_labels(), loc="upper center", bbox_to_anchor=(0.5, 0.0),
-               ncol=3, frameon=False, fontsize=10)
+               ncol=2, frameon=False, fontsize=10)
     return fig
 
 

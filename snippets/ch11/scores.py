@@ -10,7 +10,7 @@ even = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]       # every row
 heads = np.stack([previous_token_pattern(n), induction_pattern(t), even])   # (3, n, n)
 rows = [[0, 0, 0, 0, 1, 1, 1]]                           # 重复部分的行 [zh]
 rows = [[0, 0, 0, 0, 1, 1, 1]]                           # the rows of the repeated part [en]
-print("前一个 token 分数：", previous_token_score(heads).round(2))                  # [zh]
-print("前缀匹配分数：    ", prefix_matching_score(heads[None], [t], rows).round(2))  # [zh]
+print("前一个词元分数：", previous_token_score(heads).round(2))                    # [zh]
+print("前缀匹配分数：  ", prefix_matching_score(heads[None], [t], rows).round(2))    # [zh]
 print("previous-token score:", previous_token_score(heads).round(2))                 # [en]
 print("prefix-matching score:", prefix_matching_score(heads[None], [t], rows).round(2))   # [en]

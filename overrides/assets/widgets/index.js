@@ -11,7 +11,7 @@
 //   <div class="attn-widget screen-only" data-widget="train-gpt" data-python></div>   (chapter 8.5: trains in Pyodide)
 //   <div class="attn-widget screen-only" data-widget="rope" data-i="5" data-j="2"></div>   (chapter 10.3: RoPE's turning pairs)
 //   <div class="attn-widget screen-only" data-widget="kv-calculator" data-model="llama-3-8b" data-context="131072"></div>   (10.1)
-//   <div class="attn-widget screen-only" data-widget="induction-replay"></div>   (chapter 11: replays the build's checkpoints)
+//   <div class="attn-widget screen-only" data-widget="induction-replay" data-python></div>   (chapter 11: replays the build's run, or trains it in Pyodide)
 //   <div class="attn-widget screen-only" data-widget="sample-text"></div>   (chapter 12: samples from the model of real text, plain JS)
 //   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
 //   list of them (bookbuild/exercise_pages.py writes the widget and its printed form)
