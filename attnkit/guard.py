@@ -61,6 +61,7 @@ _VOLATILE = {                        # names Python itself rebinds while it runs
     "sys": {"last_type", "last_value", "last_traceback", "last_exc", "ps1", "ps2"},
 }
 _ADDED_BY_PYTHON = {"__slotnames__"}   # what copyreg adds to a class the first time one is pickled
+_IN_EVERY_MODULE = {"__warningregistry__"}   # what the warnings module adds to a module whose code warned
 _ARRAY_LIMIT = 1_000_000             # attnkit arrays up to this many items are copied, larger ones hashed by identity
 
 
@@ -196,7 +197,7 @@ class Snapshot:
             self._modules[name] = (module, items)
             self._record_names(name, items)
             if name.split(".")[0] in self._prefixes:
-                skip = self._volatile.get(name, ())
+                skip = set(self._volatile.get(name, ())) | _IN_EVERY_MODULE
                 for key, value in items.items():
                     copy = None if key == "__builtins__" or key in skip else _container_copy(value)
                     if copy is not None:
@@ -275,7 +276,7 @@ class Snapshot:
 
     def _changed_names(self, owner, now: dict, then: dict, strict: bool, allowed=frozenset()) -> list:
         found = []
-        volatile = self._volatile.get(owner, ())
+        volatile = set(self._volatile.get(owner, ())) | _IN_EVERY_MODULE
         for key, value in then.items():
             if key in volatile:
                 continue
@@ -338,7 +339,7 @@ class Snapshot:
         set_printoptions(**s["np.set_printoptions"])
 
     def _put_names_back(self, now: dict, then: dict, strict: bool, owner: str = "builtins") -> None:
-        volatile = self._volatile.get(owner, ())
+        volatile = set(self._volatile.get(owner, ())) | _IN_EVERY_MODULE
         for key in [k for k in now if k not in then and k not in volatile]:
             value = now[key]
             if strict or not (_is_module(value) and sys.modules.get(f"{owner}.{key}") is value):

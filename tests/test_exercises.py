@@ -341,7 +341,9 @@ def test_bad_exercises_are_refused_with_a_clear_message():
      "builtins.len 被删掉了", "builtins.len was deleted"),
     ("import numpy\nnumpy.allclose = lambda *a, **k: True\ndef double(x):\n    return x\n", "tampered",
      "numpy.allclose 被换掉了", "numpy.allclose was replaced"),
-    ("def double(x):\n    import sys\n    sys.setrecursionlimit(50)\n    return 2 * x\n", "tampered",
+    # a harmless change (one more frame allowed): a limit of 50 can crash the test process's own
+    # machinery (pytest-xdist) before the checker puts the old one back
+    ("def double(x):\n    import sys\n    sys.setrecursionlimit(sys.getrecursionlimit() + 1)\n    return 2 * x\n", "tampered",
      "sys.setrecursionlimit", "sys.setrecursionlimit"),
 ])
 def test_checker_names_what_stops_or_changes_python(source, kind, zh, en):
