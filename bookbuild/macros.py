@@ -54,10 +54,15 @@ def _plain(x: float) -> str:
     return np.format_float_positional(x, trim="-")
 
 
+def _minus(text: str) -> str:
+    """A leading hyphen-minus as the minus sign U+2212: -2.3 万 -> −2.3 万."""
+    return "\u2212" + text[1:] if text.startswith("-") else text
+
+
 def sci(x, sig: int = 2) -> str:
     """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
     mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
-    return f"{_plain(float(mantissa))}×{power(int(exponent))}"
+    return _minus(f"{_plain(float(mantissa))}×{power(int(exponent))}")
 
 
 def zhnum(x, sig: int = 2) -> str:
@@ -69,12 +74,12 @@ def zhnum(x, sig: int = 2) -> str:
         return _plain(x) if np.isfinite(x) else str(x)
     r = float(f"{x:.{sig}g}")
     if abs(r) >= 1e8:
-        return f"{_plain(round(r / 1e8, 12))} 亿"
+        return _minus(f"{_plain(round(r / 1e8, 12))} 亿")
     if abs(r) >= 1e4:
-        return f"{_plain(round(r / 1e4, 12))} 万"
+        return _minus(f"{_plain(round(r / 1e4, 12))} 万")
     if abs(r) < 1e-3:
         return sci(r, sig)
-    return _plain(r)
+    return _minus(_plain(r))
 
 
 # "约 275.8 万次", never "约 275.8 万 次": zhnum writes "275.8 万" (a space after the Western

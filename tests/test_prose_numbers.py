@@ -3,7 +3,7 @@ and carry a real minus sign."""
 
 import pytest
 
-from bookbuild.macros import fixed
+from bookbuild.macros import fixed, sci, zhnum
 
 
 @pytest.mark.parametrize("x, digits, shown", [
@@ -22,3 +22,8 @@ def test_fixed_rounds_ties_away_from_zero_with_a_real_minus(x, digits, shown):
 
 def test_fixed_leaves_what_is_not_a_number_readable():
     assert fixed(float("nan"), 2) == "nan" and fixed(float("inf"), 1) == "inf"
+
+
+def test_chinese_and_scientific_numbers_carry_a_real_minus_too():
+    assert zhnum(-23000) == "\u22122.3 万" and zhnum(-0.25) == "\u22120.25" and zhnum(1100e4) == "1100 万"
+    assert sci(-2.1e-9) == "\u22122.1×10⁻⁹" and sci(3e5, 1) == "3×10⁵"
