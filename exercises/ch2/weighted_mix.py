@@ -33,7 +33,7 @@ cat, it = hungry.index("小猫"), hungry.index("它")
 
 EXERCISE = Exercise(
     id="ch2-weighted-mix",
-    title={"zh": "按权重混合：一个词的新意思", "en": "Mixing by the weights: one word's new meaning"},
+    title={"zh": "按权重混合：一个词的新意思", "en": "Mixing by the weights: one word’s new meaning"},
     function="mix",
     starter=STARTER,
     solution=SOLUTION,
