@@ -8,9 +8,9 @@ STARTER = '''\
 import numpy as np
 
 def top_p(probs, p):
-    # probs：下一个 token 的概率，形状 (V,)，加起来是 1；p：0 到 1 之间的阈值 [zh]
+    # probs：下一个词元的概率，形状 (V,)，加起来是 1；p：0 到 1 之间的阈值 [zh]
     # probs: the next token's probabilities, shape (V,), summing to 1; p: a threshold in (0, 1] [en]
-    # 留下最可能的那几个 token，个数尽量少，但它们的概率加起来要 >= p； [zh]
+    # 留下最可能的那几个词元，个数尽量少，但它们的概率加起来要 >= p； [zh]
     # keep the fewest most likely tokens whose probabilities add up to >= p; [en]
     # 其余的变成 0，再把留下的重新归一化（加起来是 1） [zh]
     # set the rest to 0, then renormalise what is kept (so it sums to 1) [en]
@@ -50,7 +50,7 @@ EXERCISE = Exercise(
                    "en": "Reaching p exactly is enough: 0.5 + 0.25 = 0.75 keeps two. Use >= p, not > p."}),
         Case(args=ALL, expected=top_p_filter(*ALL),
              about={"zh": "p = 1：全部留下", "en": "p = 1: keep everything"},
-             hint={"zh": "p = 1 时每个 token 都要留下，结果就是原来的概率。",
+             hint={"zh": "p = 1 时每个词元都要留下，结果就是原来的概率。",
                    "en": "With p = 1 every token stays, and the result is the distribution itself."}),
     ],
     wrong={
