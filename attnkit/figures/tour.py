@@ -77,7 +77,7 @@ def own_sentence(lang: str):
 
 @figure("tour-heads")
 def heads(lang: str):
-    """Four heads on one sentence: each head's weights as a small table (heatmap)."""
+    """Four heads on one sentence: each head's weights as a heatmap."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     fig, axes = plt.subplots(2, 2, figsize=(9.6, 9.4))
     for h, ax in enumerate(axes.flat):

@@ -57,7 +57,7 @@ const STRINGS = {
     evenShare: "“{word}”给这 {n} 个词的份额都一样，各 {pct}：这一轮它的查询（Q）和每个词的键（K）打出的分数都相同，而 softmax 把相同的分数换算成相同的份额。",
     noClue: "这句话里没有线索词（玩具模型认识的线索词有：{clues}）。第 1 轮里代词要找的就是线索词，这里没有，它对每个词打的分数就都一样；第 2 轮谁也没带上“{needA}”或“{needB}”的需求，所有查询都是 0，分数也都一样。分数相同，softmax 就给每个词相同的份额。",
     unknownMark: "（不认识）",
-    concat: "四张小桌各交一份纪要：每个头给每个词混出 {d} 个数；{h} 份并排拼起来，这 {n} 个词每个都带着 {total} 个数，交给下一层。这个玩具模型为了好读，没有把每个词的 {d} 个数切分给各个头；真实模型会切开，每个头只拿一段，拼回来正好是原来的长度。",
+    concat: "每个头各交一份纪要：每个头给每个词混出 {d} 个数；{h} 份并排拼起来，这 {n} 个词每个都带着 {total} 个数，交给下一层。这个玩具模型为了好读，没有把每个词的 {d} 个数切分给各个头；真实模型会切开，每个头只拿一段，拼回来正好是原来的长度。",
   },
   en: {
     loadFailed: "This interactive figure could not load",
@@ -110,7 +110,7 @@ const STRINGS = {
     evenShare: "\u201c{word}\u201d gives all {n} words the same share, {pct} each: this round its query (Q) scores every word's key (K) the same, and softmax turns equal scores into equal shares.",
     noClue: "Your sentence has no clue word (the toy knows these: {clues}). In round 1 a pronoun asks for a clue, so with none here it scores every word the same; in round 2 no word carries a need (\u201c{needA}\u201d or \u201c{needB}\u201d), so every query is zero and every score is the same. Equal scores are what softmax turns into equal shares.",
     unknownMark: " (unknown)",
-    concat: "Each small table hands in its minutes: every head mixes {d} numbers for each word; laid side by side, the {h} sets give each of the {n} words {total} numbers to take to the next layer. To stay readable, this toy model does not split each word's {d} numbers among the heads; a real model cuts them into pieces, one per head, so that side by side they are exactly as long as before.",
+    concat: "Each head hands in its minutes: every head mixes {d} numbers for each word; laid side by side, the {h} sets give each of the {n} words {total} numbers to take to the next layer. To stay readable, this toy model does not split each word's {d} numbers among the heads; a real model cuts them into pieces, one per head, so that side by side they are exactly as long as before.",
   },
 };
 
