@@ -77,7 +77,8 @@ class PageText(HTMLParser):
 def page_words(page_html: str) -> set[str]:
     parser = PageText()
     parser.feed(page_html)
-    return {w.lower() for w in WORD.findall(" ".join(parser.chunks))}
+    # the page's prose curls its apostrophes (smarty: didn’t), a listing prints Python's (didn't)
+    return {w.lower() for w in WORD.findall(" ".join(parser.chunks).replace("’", "'"))}
 
 
 def glossary_words() -> set[str]:
