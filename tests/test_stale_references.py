@@ -59,11 +59,13 @@ def mentions(word: str, text: str, lang: str) -> bool:
 
 
 def links_to(line: str, page, target: str) -> bool:
-    """Does a Markdown link on ``line`` (of ``page``, relative to docs/<lang>) reach ``target``?"""
+    """Does a Markdown link on ``line`` (of ``page``, relative to docs/<lang>) reach ``target``, or
+    the introduction of its chapter (``ch11/index.md`` for ``ch11/task.md``)?"""
     base = page.parent
+    chapter = target.rsplit("/", 1)[0] + "/index.md"
     for m in LINK.finditer(line):
         path = m["target"].split("#")[0]
-        if path and _resolve(base, path) == target:
+        if path and _resolve(base, path) in (target, chapter):
             return True
     return False
 
@@ -146,6 +148,7 @@ def test_the_checker_itself():
     assert not stale_deferrals("en", page, "That is another story of attention and training.\n", frozenset({"attention", "training"}))
     assert not stale_deferrals("en", page, stale.replace("another story", "[section 10.2](../ch10/sharing-kv.md) tells it"))
     assert not stale_deferrals("en", page, "GQA: see [10.2](../ch10/sharing-kv.md#gqa); that is another story.\n")
+    assert not stale_deferrals("en", page, "GQA is [chapter 10](../ch10/index.md)'s; another story.\n")
     assert stale_deferrals("zh", P("ch3/weighted-sum.md"), "这叫**残差连接**（后面的章节会细讲）：\n")
     assert not stale_deferrals("zh", P("ch3/weighted-sum.md"), "这叫**残差连接**（[7.4 节](../ch7/story.md#x)会细讲）：\n")
     assert named_parts("en", page, "This chapter opens Part III. Parts I and II taught the paper.\n") == [
