@@ -312,7 +312,7 @@ KV_LABELS = {
         "gqaWhat": "{kv} 个键/值头给 {h} 个查询头", "mhaWhat": "MHA，{h} 个头各有自己的键和值",
         "mlaWhat": "MLA，每个词元存 {c} 个数的潜向量和 {r} 个数的 RoPE 键",
         "windowWhat": "；{s} / {l} 层只留最近 {w} 个词元",
-        "noWindow": "（不算滑动窗口）", "source": "配置来源",
+        "noWindow": "（不算滑动窗口）", "source": "配置来源：",
     },
     "en": {
         "model": "Model", "context": "Context length", "dtype": "Number format",
@@ -325,7 +325,7 @@ KV_LABELS = {
         "gqaWhat": "{kv} key/value heads for {h} query heads", "mhaWhat": "MHA, {h} heads with their own keys and values",
         "mlaWhat": "MLA, a latent of {c} numbers and a RoPE key of {r} per token",
         "windowWhat": "; {s} of {l} layers keep only the last {w} tokens",
-        "noWindow": " (no sliding windows)", "source": "configuration",
+        "noWindow": " (no sliding windows)", "source": "configuration: ",
     },
 }
 
