@@ -290,7 +290,8 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
 def test_serve_runs_the_data_step_only_after_edits_that_can_change_figures_or_widgets():
     for path in ("docs/zh/ch3/softmax.md", "docs/en/ch3/softmax.md", "snippets/ch3/qkv.py"):
         assert not serve_tool.needs_data(ROOT / path), path
-    for path in ("attnkit/core.py", "attnkit/figures/ch3.py", "exercises/ch3/softmax.py", "bookbuild/widgets.py", "mkdocs.yml"):
+    for path in ("attnkit/core.py", "attnkit/figures/ch3.py", "exercises/ch3/softmax.py", "bookbuild/widgets.py", "mkdocs.yml",
+                 "docs/widget-labels.yml"):
         assert serve_tool.needs_data(ROOT / path), path
     assert "exercises" in serve_tool.WATCHED, "an edited exercise must be rebuilt"
 

@@ -3,7 +3,7 @@
 The text of a figure is drawn as outlines (tests/test_typography.py cannot read it) and a widget's
 labels are written by JavaScript, so their Chinese is checked where it is written: the Chinese
 argument of every ``tr(lang, "中文", "English")`` in attnkit/figures/, and every string under a
-``"zh"`` key in bookbuild/widgets.py and attnkit/. A Chinese label separates with ，：； as
+``"zh"`` key in bookbuild/widgets.py, docs/widget-labels.yml and attnkit/. A Chinese label separates with ，：； as
 Chinese text does; "i = 12, j = 9：第 3 对" and "MHA: n_kv_heads = 8" were drawn that way.
 """
 
@@ -76,3 +76,14 @@ def test_the_check_itself(tmp_path):
                       'tr(lang, "MHA：n_kv_heads = 8", "MHA: n")\nt = tr(lang, "(n, n) 的表", "x")\n', encoding="utf-8")
     assert [t for _, t in zh_labels(source) if wrong(t)] == ["i = {}, j = {}：第 {} 对", "配置来源: x"]
     assert not wrong("直接数数：1, 2, 3, …") and not wrong("最低点：({}, {})") and wrong("MHA: n_kv_heads = {}（头）")
+
+
+def test_the_widgets_words_in_chinese_use_chinese_punctuation():
+    """docs/widget-labels.yml, the words the widgets show (bookbuild/widgets.py reads it)."""
+    import yaml
+
+    words = yaml.safe_load((ROOT / "docs" / "widget-labels.yml").read_text(encoding="utf-8"))
+    problems = [f"{widget}.zh.{key}: {text!r}" for widget, langs in words.items()
+                for key, text in langs["zh"].items() if wrong(text)]
+    assert not problems, "Chinese labels with half-width punctuation (use ，：；):\n" + "\n".join(problems)
+    assert all(set(langs["zh"]) == set(langs["en"]) for langs in words.values()), "the languages name different words"
