@@ -120,9 +120,12 @@ def expand(markdown: str, lang: str, page: str = "a page") -> str:
         printed = output(code, f"snippets/{match['path']} (included by {page})")
         indent = match["indent"]
         fence = "`" * max([3] + [len(run) + 1 for run in re.findall("`+", code + printed)])
-        blocks = [f"{fence}python\n{code.rstrip()}\n{fence}"] + [f"{fence}text\n{printed.rstrip()}\n{fence}"] * bool(printed.strip())
-        return "\n\n".join("".join(f"{indent}{line}".rstrip() + "\n" for line in block.splitlines()).rstrip("\n")
-                             for block in blocks)
+        source = "".join(f"{indent}{line}".rstrip() + "\n" for line in f"{fence}python\n{code.rstrip()}\n{fence}".splitlines())
+        if not printed.strip():
+            return source.rstrip("\n")
+        # what the listing printed, every space kept (a line may end in spaces that line up a column)
+        result = "".join(f"{indent}{line}\n" if line else "\n" for line in f"{fence}text\n{printed.rstrip(chr(10))}\n{fence}".splitlines())
+        return source + "\n" + result.rstrip("\n")
 
     return FENCE.sub(replace, markdown)
 

@@ -511,7 +511,7 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
               if without_measurements(rel, served_tree.get(rel, b"")) != without_measurements(rel, cold_tree[rel])]
     assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
     log_text = (tmp_path / "serve.log").read_text(encoding="utf-8")
-    assert re.search(r"data \[\s*1/\d+\] figure ch3-softmax-amplify \(zh\)", log_text), "the figure edit: the data step redrew it"
+    assert re.search(r"data \[\s*\d+/\d+\] figure ch3-softmax-amplify \(zh\)", log_text), "the figure edit: the data step redrew it"
     with pytest.raises(urllib.error.HTTPError):
         fetch(f"{base}/print_page/")
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
