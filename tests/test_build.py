@@ -458,6 +458,14 @@ def without_measurements(rel: str, body: bytes) -> bytes:
     return body
 
 
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the first `old` of a file by `new`; a test whose edit finds nothing would wait for
+    a change that never comes (a reader's edit of the page had renamed its text)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name} no longer holds {old!r}: update the test's edit"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
 @pytest.mark.serve
 def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_path):
     """Edit a figure function, a listing, a page title, docs/glossary.yml and a page template under
@@ -476,24 +484,20 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         figure_url, page_url = f"{base}/figures/ch3-softmax-amplify.svg", f"{base}/ch3/softmax/"
         before_svg, _ = poll(figure_url, lambda body: body.startswith(b"<?xml"))
         # edit a figure function (its zh label) and a listing (one more line of output)
-        figures = repo / "attnkit" / "figures" / "ch3.py"
-        figures.write_text(figures.read_text(encoding="utf-8").replace('"① 原始得分"', '"① 原始的得分"'), encoding="utf-8")
+        edit(repo / "attnkit" / "figures" / "ch3.py", '"① 原始得分"', '"① 原始的得分"')
         snippet = repo / "snippets" / "ch3" / "softmax_cake.py"
         snippet.write_text(snippet.read_text(encoding="utf-8") + 'print("edited while serving")\n', encoding="utf-8")
         # and what every other page shows (the page cache must miss): a page title (the nav of
         # every page), a glossary definition (tooltips, the glossary page), a page template
         scaling = repo / "docs" / "zh" / "ch3" / "scaling.md"
-        scaling.write_text(scaling.read_text(encoding="utf-8").replace("# 3.4 第二步：除以 √d_k\n", "# 3.4 第二步：除以 √d_k（改名）\n", 1),
-                           encoding="utf-8")
-        glossary = repo / "docs" / "glossary.yml"
-        glossary.write_text(glossary.read_text(encoding="utf-8").replace("每读一个词就更新一次隐藏状态", "每读一个词就改写一次隐藏状态", 1),
-                            encoding="utf-8")
-        template = repo / "overrides" / "main.html"
-        template.write_text(template.read_text(encoding="utf-8").replace("{{ super() }}", "{{ super() }}<!-- template edited while serving -->", 1),
-                            encoding="utf-8")
+        title = scaling.read_text(encoding="utf-8").splitlines()[0]
+        assert title.startswith("# 3.4 "), title
+        edit(scaling, title + "\n", title + "（改名）\n")
+        edit(repo / "docs" / "glossary.yml", "每读一个词就更新一次隐藏状态", "每读一个词就改写一次隐藏状态")
+        edit(repo / "overrides" / "main.html", "{{ super() }}", "{{ super() }}<!-- template edited while serving -->")
         served_svg, _ = poll(figure_url, lambda body: body != before_svg)
         served_page, _ = poll(page_url, lambda body: b"edited while serving" in body)
-        for url, text in ((f"{base}/ch0/", "除以 √d_k（改名）"), (f"{base}/ch0/", "template edited while serving"),
+        for url, text in ((f"{base}/ch0/", title[2:] + "（改名）"), (f"{base}/ch0/", "template edited while serving"),
                           (f"{base}/glossary/", "每读一个词就改写一次隐藏状态")):
             poll(url, lambda body, t=text.encode(): t in body)
         # then a sentence of a page alone, and two saves half a second apart: the page shows both
@@ -515,6 +519,8 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         for rel in tree(tmp_path / "cold"):
             body = fetch(f"{base}/{rel}")
             served_tree[rel] = SCRIPT.sub(b"", body) if rel.endswith(".html") else body
+        with pytest.raises(urllib.error.HTTPError):      # serve builds no print page
+            fetch(f"{base}/print_page/")
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -526,8 +532,6 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
     assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
     log_text = (tmp_path / "serve.log").read_text(encoding="utf-8")
     assert re.search(r"data \[\s*\d+/\d+\] figure ch3-softmax-amplify \(zh\)", log_text), "the figure edit: the data step redrew it"
-    with pytest.raises(urllib.error.HTTPError):
-        fetch(f"{base}/print_page/")
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()
     cold_page = (tmp_path / "cold" / "ch3" / "softmax" / "index.html").read_bytes()
     assert served_svg == cold_svg, "the served figure is not what a cold build draws (stale figure code?)"
