@@ -268,4 +268,6 @@ def on_page_content(html, page, config, files):
     html = CODE_LINE_ANCHOR.sub("", html)
     html = LISTING_PAIR.sub(lay_out_listing, html)
     slides = sections(html, f"docs/{config.theme['language']}/{page.file.src_uri}")
-    return "\n".join(f'<section data-slide="{n}">\n{slide}\n</section>' for n, slide in enumerate(slides, 1))
+    # the body carries the slide's margins: reveal's print layout sets a section's own padding to 0
+    return "\n".join(f'<section data-slide="{n}"><div class="slide-body">\n{slide}\n</div></section>'
+                     for n, slide in enumerate(slides, 1))

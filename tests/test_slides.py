@@ -241,7 +241,7 @@ def test_decks_load_only_the_sites_own_files_and_no_inline_script():
 PRINT_FITS = """() => [...document.querySelectorAll('.pdf-page > section')].map((s, i) => {
   const r = s.getBoundingClientRect();
   let bottom = 0, right = 0;
-  for (const el of s.querySelectorAll(':scope > *:not(aside)')) {
+  for (const el of s.querySelectorAll('.slide-body > *:not(aside)')) {
     const b = el.getBoundingClientRect();
     bottom = Math.max(bottom, b.bottom - r.top); right = Math.max(right, b.right - r.left);
   }
