@@ -266,7 +266,7 @@ def on_page_content(html, page, config, files):
         return html
     html = HEADERLINK.sub("", html)
     html = CODE_LINE_ANCHOR.sub("", html)
-    html = LISTING_PAIR.sub(lay_out_listing, html)
+    html = LISTING_PAIR.sub(lay_out_listing, html).replace("<pre>", '<pre tabindex="0">')   # a code block that scrolls on a phone
     slides = sections(html, f"docs/{config.theme['language']}/{page.file.src_uri}")
     # the body carries the slide's margins: reveal's print layout sets a section's own padding to 0
     return "\n".join(f'<section data-slide="{n}"><div class="slide-body">\n{slide}\n</div></section>'

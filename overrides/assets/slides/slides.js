@@ -23,9 +23,9 @@
   const presenter = params.has("presenter");
   const printing = /print-pdf/i.test(location.search);
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const main = document.querySelector("main.deck");
+  const root = document.querySelector(".deck");   // the slides (a <div> in <main>)
   const tools = document.querySelector(".deck-tools");
-  const slides = Array.from(main.querySelectorAll(".slides > section"));
+  const slides = Array.from(root.querySelectorAll(".slides > section"));
   let channel = null;
   try {
     channel = new BroadcastChannel("attn-slides:" + location.pathname);
@@ -53,6 +53,7 @@
     return {
       hash: true, hashOneBasedIndex: true, respondToHashChanges: true, history: false,
       width: 1280, height: 720, margin: 0.04, minScale: 0.2, maxScale: 2.0, center: false,
+      viewDistance: 99, mobileViewDistance: 99,   // every slide laid out (hidden, not display: none): a few dozen at most
       controls: false, help: false, progress: !receiver, slideNumber: receiver ? false : "c/t",
       keyboard: !receiver, touch: !receiver, overview: !receiver,
       transition: reduced || receiver ? "none" : "fade", transitionSpeed: "fast", backgroundTransition: "none",
@@ -68,10 +69,10 @@
   }
 
   function startReveal() {
-    main.classList.add("reveal");
-    main.classList.remove("deck-plain");
+    root.classList.add("reveal");
+    root.classList.remove("deck-plain");
     document.documentElement.classList.remove("is-plain");
-    deck = new Reveal(main, options());
+    deck = new Reveal(root, options());
     deck.initialize().then(() => {
       if (!receiver) {
         deck.addKeyBinding({ keyCode: 83, key: "S", description: tools.querySelector(".deck-tools__presenter").textContent },
@@ -84,8 +85,8 @@
 
   function startPlain() {
     plain = true;
-    main.classList.remove("reveal");
-    main.classList.add("deck-plain");
+    root.classList.remove("reveal");
+    root.classList.add("deck-plain");
     document.documentElement.classList.add("is-plain");
   }
 
@@ -151,7 +152,7 @@
     document.documentElement.classList.add("is-presenter");
     const view = document.querySelector(".presenter");
     view.hidden = false;
-    main.hidden = true;
+    root.hidden = true;
     tools.hidden = true;
     const [current, upcoming] = view.querySelectorAll("iframe");
     const end = view.querySelector(".presenter__end");
