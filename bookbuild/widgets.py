@@ -25,7 +25,7 @@ from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from .bookcache import Store, attnkit_digest, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
+from .bookcache import Store, digest_for, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
 from .exercise_pages import exercises_data, inputs as exercise_inputs  # bookbuild/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
@@ -363,13 +363,19 @@ TRAINED = ("sample-text.json", "train-gpt.json", "induction-replay.json")
 
 
 def cache_paths(lang: str) -> dict[str, Path]:
-    """{file name under data/widgets/: where it is cached in ``lang``}."""
+    """{file name under data/widgets/: where it is cached in ``lang``}. The key: the widget, the
+    language, this file, the words, the part of attnkit this file can run (bookcache.digest_for;
+    for the exercises, also what the exercise files run, and bookbuild/exercise_pages.inputs)."""
+    from .exercise_pages import EXERCISES
+
     here = sources([Path(__file__), LABELS_FILE])
-    paths = {f"{name}.json": Store("widgets", ".json").path(
-        key("widget", 1, name, lang, here, attnkit_digest(figures=False), environment(), *_inputs_beyond_attnkit(name, lang)))
-        for name in BUILDERS}
-    paths[BINARY] = Store("widgets", ".bin").path(
-        key("widget-bin", 1, "sample-text", lang, here, attnkit_digest(figures=False), environment()))
+    runs = digest_for([Path(__file__)])
+    paths = {}
+    for name in BUILDERS:
+        run = digest_for([Path(__file__), *sorted(EXERCISES.glob("ch*/*.py"))]) if name == "exercises" else runs
+        k = key("widget", 2, name, lang, here, run, environment(), *_inputs_beyond_attnkit(name, lang))
+        paths[f"{name}.json"] = Store("widgets", ".json").path(k)
+    paths[BINARY] = Store("widgets", ".bin").path(key("widget-bin", 2, "sample-text", lang, here, runs, environment()))
     return paths
 
 

@@ -60,9 +60,13 @@ def pdf_text(lang: str) -> str:
     return "\n\f\n".join(texts)
 
 
+SMART = str.maketrans("‘’", "''")   # the page's typography (SmartyPants) curls a source's apostrophes
+
+
 def squeeze(text: str) -> str:
-    """Text without any whitespace: a PDF breaks lines (and Chinese has no spaces) anywhere."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+    """Text without any whitespace: a PDF breaks lines (and Chinese has no spaces) anywhere; an
+    apostrophe straight or curled."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).translate(SMART))
 
 
 HEADS = {squeeze(h) for h in pdf_tool.RUNNING_HEAD.values()}  # left out of the text
