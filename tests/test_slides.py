@@ -236,6 +236,18 @@ def test_decks_load_only_the_sites_own_files_and_no_inline_script():
     assert reveal.read_bytes() == (ROOT / "node_modules/reveal.js/dist/reveal.js").read_bytes(), "reveal.js is vendored as published"
 
 
+NARROW_FONT = re.compile(r'@font-face\s*\{\s*font-family:\s*"Book Code Narrow";(.*?)\}', re.S)
+
+
+def test_slides_draw_chinese_code_with_the_books_narrow_symbols():
+    """A Chinese listing on a slide lines up as on its page: slides.css takes the same symbols from
+    the narrow Latin font as book.css does (a copy: the slides load no Material stylesheet)."""
+    book = NARROW_FONT.findall((ROOT / "overrides/assets/book.css").read_text(encoding="utf-8"))
+    slides = NARROW_FONT.findall((ROOT / "overrides/assets/slides/slides.css").read_text(encoding="utf-8"))
+    assert len(book) == len(slides) == 1, (book, slides)
+    assert " ".join(slides[0].split()) == " ".join(book[0].split()), "slides.css's Book Code Narrow differs from book.css's"
+
+
 # ---------------------------------------------------------------------- in the browser
 
 PRINT_FITS = """() => [...document.querySelectorAll('.pdf-page > section')].map((s, i) => {
