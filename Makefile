@@ -109,6 +109,7 @@ bench: setup build
 	$(BIN)/python bench/bench_induction.py --site site
 	$(BIN)/python bench/bench_text.py --site site
 	$(BIN)/python bench/bench_pages.py --site site
+	$(BIN)/python bench/bench_slides.py --site site
 	$(BIN)/python bench/bench_modern.py
 
 # The newest releases within pyproject.toml's ranges (and package.json's), written to the locks

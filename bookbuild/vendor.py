@@ -19,6 +19,11 @@ NODE_MODULES = ROOT / "node_modules"
 VENDORED = {
     # KaTeX's stylesheet and fonts only: formulas are rendered at build time (bookbuild/katex_math.py)
     "assets/vendor/katex": ("katex/dist", ["katex.min.css", "fonts/*.woff2"]),
+    # reveal.js for the chapters' slides (bookbuild/slides.py): its script as a classic one (UMD,
+    # window.Reveal), which also runs from file://, and its layout stylesheet. Not its themes (the
+    # book's own, overrides/assets/slides/slides.css) nor its plugins: KaTeX, listings and their
+    # highlighting are done at build time, and the presenter view is the book's own (slides.js).
+    "assets/vendor/reveal": ("reveal.js/dist", ["reveal.js", "reveal.css"]),
 }
 
 

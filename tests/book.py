@@ -103,17 +103,32 @@ def structure(text: str) -> dict:
     }
 
 
-def nav_files(lang: str) -> list[str]:
-    """The nav of one language's config (mkdocs.en.yml inherits mkdocs.yml's), flattened to the
-    list of page files in order."""
+def _config(lang: str, key: str):
+    """One setting of a language's config, from mkdocs.yml when mkdocs.en.yml inherits it."""
     class Loader(yaml.SafeLoader):
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
     config = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=Loader)
-    while "nav" not in config and "INHERIT" in config:
+    while key not in config and "INHERIT" in config:
         config = yaml.load((CONFIGS[lang].parent / config["INHERIT"]).read_text(encoding="utf-8"), Loader=Loader)
+    return config.get(key)
+
+
+def not_in_nav(lang: str) -> set[str]:
+    """The pages of one language that the config keeps out of the nav on purpose (``not_in_nav``,
+    gitignore patterns: the chapters' slides)."""
+    import pathspec
+
+    spec = pathspec.GitIgnoreSpec.from_lines((_config(lang, "not_in_nav") or "").splitlines())
+    return {p.as_posix() for p in pages(lang) if spec.match_file(p.as_posix())}
+
+
+def nav_files(lang: str) -> list[str]:
+    """The nav of one language's config (mkdocs.en.yml inherits mkdocs.yml's), flattened to the
+    list of page files in order."""
+    config = {"nav": _config(lang, "nav")}
     out: list[str] = []
 
     def walk(items):

@@ -1,0 +1,273 @@
+"""Slides for every chapter, built from the book's own sources by the book's own pipeline.
+
+A chapter's deck is a page, ``docs/<lang>/chN/slides.md``, written in the book's Markdown: its
+macros (every number computed by attnkit), its figures (the same SVGs), its listings (run at
+build time, in the page's language), KaTeX, the glossary. A line ``---`` between blank lines
+starts a new slide; every slide has a heading and speaker notes in
+``<aside class="notes" markdown>``. This hook
+
+* gives each deck its own template, ``overrides/slides.html``, which lays the slides out for
+  reveal.js (vendored from node_modules by bookbuild/vendor.py, no CDN), keeps it out of the
+  search index, and checks that it is not in the nav (mkdocs.yml lists the decks in
+  ``not_in_nav``; the print page combines only the nav's pages);
+* cuts the page's HTML at each ``<hr />`` into ``<section>`` elements and checks every slide: one
+  heading, speaker notes, nothing that only works in a book page (a widget, a print-only block);
+  a deck that breaks a rule stops the build with the slide's number;
+* takes off what belongs to a book page, the headings' permalinks; a listing's code and its output
+  sit side by side (its "run / download" links show only where the slides are a plain page, on a phone). A figure stays a link that opens it
+  at full size (bookbuild/a11y.py, assets/figure-zoom.js): on a phone the slides are a plain page.
+
+Macros for decks (registered by bookbuild/macros.py): ``figure("ch3-softmax-amplify")`` (the figure
+with the alt text and caption of the page that shows it, computed as there), ``deck_title()``,
+``deck_objectives()``, ``deck_practice()`` and ``deck_time()``.
+
+overrides/assets/slides/slides.js runs the deck (reveal.js), the presenter view (``?presenter``:
+the current and next slide, the notes, a timer; it follows the deck and drives it through a
+BroadcastChannel) and printing (reveal's ``?print-pdf``). tests/test_slides.py checks the decks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from mkdocs.exceptions import PluginError
+
+from . import course
+
+DECK = re.compile(r"^ch(\d+)/slides\.md$")
+TEMPLATE = "slides.html"
+
+LABELS = {
+    "zh": {
+        "deck": "幻灯片", "chapter": "回到本章", "presenter": "演讲者视图", "print": "打印或存为 PDF",
+        "print_notes": "连备注一起打印", "prev": "上一张", "next": "下一张", "toolbar": "幻灯片工具",
+        "current": "当前这张", "upcoming": "下一张", "notes": "演讲备注", "elapsed": "已用时间",
+        "pause": "暂停计时", "resume": "继续计时", "reset": "计时归零", "clock": "现在时间",
+        "end": "已是最后一张",
+        "print_hint": "这是打印版式：每张幻灯片一页。按 Ctrl+P（Mac 上按 ⌘P）打印或存为 PDF，边距选“无”，并勾选“背景图形”。",
+        "print_now": "打印", "shortcuts": "按 S 打开演讲者视图，按 Esc 看全部幻灯片，按 F 全屏。",
+        "count": "第 {n} 张，共 {total} 张",
+        "objectives": "学完这一章，你能", "practice_exercises": "编程练习", "practice_questions": "思考题",
+        "time": "本章预计用时：{t}（阅读和练习）", "book": "看见注意力",
+    },
+    "en": {
+        "deck": "Slides", "chapter": "Back to the chapter", "presenter": "Presenter view", "print": "Print or save as PDF",
+        "print_notes": "Print with the notes", "prev": "Previous slide", "next": "Next slide", "toolbar": "Slide tools",
+        "current": "This slide", "upcoming": "Next slide", "notes": "Speaker notes", "elapsed": "Time so far",
+        "pause": "Pause the timer", "resume": "Resume the timer", "reset": "Reset the timer", "clock": "Clock",
+        "end": "This is the last slide",
+        "print_hint": "This is the print layout, one slide per page. Press Ctrl+P (⌘P on a Mac) to print or save as PDF, with margins set to none and background graphics on.",
+        "print_now": "Print", "shortcuts": "Press S for the presenter view, Esc for all slides, F for full screen.",
+        "count": "Slide {n} of {total}",
+        "objectives": "By the end of this chapter you can", "practice_exercises": "Coding exercises",
+        "practice_questions": "Questions",
+        "time": "Time for this chapter: {t} (reading and practice)", "book": "Seeing Attention",
+    },
+}
+
+
+def is_deck(page) -> bool:
+    return bool(DECK.match(page.file.src_uri))
+
+
+def chapter_of(src_uri: str) -> str:
+    found = DECK.match(src_uri)
+    if not found:
+        raise PluginError(f"slides: {src_uri} is not a deck (decks are chN/slides.md)")
+    return f"ch{found.group(1)}"
+
+
+# --------------------------------------------------------------------------
+# macros
+# --------------------------------------------------------------------------
+
+IMAGE_LINE = re.compile(r"^(?P<indent>[ \t]*)!\[(?P<alt>[^\n]*)\]\((?P<path>[^)\s]*figures/(?P<id>[a-z0-9-]+)\.svg)\)[ \t]*$", re.M)
+
+
+def figure_markdown(env, lang: str, fig_id: str, chapter: str) -> str:
+    """A figure as the book shows it: the image with the alt text of the page that embeds it and
+    its caption, both rendered there (their numbers computed as on that page). The chapter's own
+    pages are searched first, then every page of the nav (the tour's figures)."""
+    pages = course.chapter_pages(chapter) + [p for p in course.nav_pages() if not p.startswith(f"{chapter}/")]
+    for page in pages:
+        if page.endswith(".py") or f"figures/{fig_id}.svg" not in course.source(lang, page):
+            continue
+        text = course.rendered(env, lang, page)
+        for match in IMAGE_LINE.finditer(text):
+            if match["id"] != fig_id:
+                continue
+            lines = [f"![{match['alt']}](../figures/{fig_id}.svg)"]
+            rest = text[match.end():].lstrip("\n").splitlines()
+            indent = match["indent"]
+            if rest and rest[0].strip() == "/// caption":
+                for line in rest:
+                    lines.append(line[len(indent):] if line.startswith(indent) else line.strip())
+                    if len(lines) > 2 and line.strip() == "///":
+                        break
+            return "\n".join(lines) + "\n"
+    raise PluginError(f"slides: no page of the {lang} book shows the figure {fig_id!r} "
+                      "(a deck shows the book's figures, with the alt text and caption of the page that has them)")
+
+
+def objectives_markdown(lang: str, chapter: str) -> str:
+    return "\n".join(f"{n}. {item[lang].rstrip()}" for n, item in enumerate(course.objectives(chapter), 1)) + "\n"
+
+
+def practice_markdown(lang: str, chapter: str, from_page: str) -> str:
+    """The chapter's coding exercises and the questions that check its objectives, as links."""
+    from .exercise_pages import load_all, reading_order
+
+    lab = LABELS[lang]
+    exercises = [i for i in reading_order(lang) if load_all()[i][0].split("/")[1] == chapter]
+    questions = [o["check"] for o in course.objectives(chapter) if "question" in o["check"]]
+    sep = "：" if lang == "zh" else ": "
+    parts = []
+    if exercises:
+        links = []
+        for exercise_id in exercises:
+            target = course.exercise_target(lang, exercise_id)
+            links.append(f"[{course.exercise_text(lang, exercise_id)}]({course.rel(target, from_page)})")
+        parts.append(f"- **{lab['practice_exercises']}**{sep}" + ("、" if lang == "zh" else "; ").join(links))
+    if questions:
+        links = [course.check_link(lang, q, from_page) for q in questions]
+        parts.append(f"- **{lab['practice_questions']}**{sep}" + ("、" if lang == "zh" else "; ").join(links))
+    return "\n".join(parts) + "\n"
+
+
+def register_macros(env) -> None:
+    """``figure(id)``, ``deck_objectives()``, ``deck_practice()``, ``deck_time()`` for the decks."""
+
+    def here():
+        return env.conf["theme"]["language"], env.page.file.src_uri
+
+    @env.macro
+    def figure(fig_id: str) -> str:
+        """A figure of the book with its alt text and caption, as the page that shows it has them."""
+        lang, page = here()
+        return figure_markdown(env, lang, fig_id, chapter_of(page))
+
+    @env.macro
+    def deck_title() -> str:
+        """The chapter's title, as its index page's H1 has it ("Chapter 3 · Q, K, V and the four steps")."""
+        lang, page = here()
+        return course.title(lang, chapter_of(page) + "/index.md")
+
+    @env.macro
+    def deck_objectives() -> str:
+        lang, page = here()
+        return objectives_markdown(lang, chapter_of(page))
+
+    @env.macro
+    def deck_practice() -> str:
+        lang, page = here()
+        return practice_markdown(lang, chapter_of(page), page)
+
+    @env.macro
+    def deck_time() -> str:
+        lang, page = here()
+        total = course.times(env, lang, chapter_of(page))[2]
+        return LABELS[lang]["time"].format(t=course.LABELS[lang]["about"].format(t=course.duration(total, lang)))
+
+
+# --------------------------------------------------------------------------
+# the hook
+# --------------------------------------------------------------------------
+
+
+def on_config(config):
+    course._RENDERED.clear()       # rendered pages are remembered for one build only
+    return config
+
+
+def on_page_markdown(markdown, page, config, files):
+    if is_deck(page):
+        if page.parent is not None:
+            raise PluginError(f"slides: {page.file.src_uri} is in the nav; decks stay out of it (mkdocs.yml: not_in_nav)")
+        page.meta["template"] = TEMPLATE
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        lang = config.theme["language"]
+        chapter = chapter_of(page.file.src_uri)
+        page.meta["deck"] = {"chapter": chapter, "labels": LABELS[lang],
+                             "book": config.site_name, "index": "../"}
+    return markdown
+
+
+HEADERLINK = re.compile(r'<a class="headerlink" href="[^"]*" title="[^"]*">&para;</a>')
+LISTING_PAIR = re.compile(r'(<div class="highlight"><pre>.*?</pre></div>)\s*(<div class="highlight"><pre>.*?</pre></div>)', re.S)
+TAG = re.compile(r"<[^>]+>")
+# A slide is 1280 × 720 px (assets/slides/slides.js); below its heading a listing has about this much room.
+LISTING_ROOM = (1130, 430)     # px: width, height
+MONO = (0.6, 1.4)              # a monospace character's width and a line's height, per px of font size
+CODE_LINE_ANCHOR = re.compile(r'<a id="__codelineno-[\d-]+" name="__codelineno-[\d-]+" href="#__codelineno-[\d-]+"></a>')
+HEADING_TAG = re.compile(r"<h([12])\b")
+NOTES = re.compile(r'<aside class="notes">')
+FORBIDDEN = {"data-widget=": "an interactive widget (slides run no widget: show its figure with {{ figure(...) }})",
+             'class="print-only': "a print-only block",
+             "<details": "a fold (a slide shows everything it has)"}
+
+
+def sections(html: str, where: str) -> list[str]:
+    """The slides of a deck's HTML (cut at each <hr />), each checked: one heading, its notes,
+    nothing that needs a book page."""
+    slides = [part.strip() for part in re.split(r"<hr\s*/?>", html)]
+    problems = []
+    for n, slide in enumerate(slides, 1):
+        heads = HEADING_TAG.findall(slide)
+        if len(heads) != 1 or not HEADING_TAG.match(slide):
+            problems.append(f"slide {n} must begin with its one heading (# or ##), found {len(heads)}")
+        if len(NOTES.findall(slide)) != 1:
+            problems.append(f'slide {n} needs one <aside class="notes" markdown> with the speaker notes')
+        for mark, what in FORBIDDEN.items():
+            if mark in slide:
+                problems.append(f"slide {n} holds {what}")
+    if problems:
+        raise PluginError(f"slides: {where}: " + "; ".join(problems))
+    return slides
+
+
+def listing_layout(code: str, output: str) -> tuple[str, float]:
+    """How a listing's code and output share a slide: side by side when their lines fit next to each
+    other, else one above the other; and the largest font size (px, at most 16) at which they fit.
+
+    >>> listing_layout("x = 1\\nprint(x)", "1")
+    ('side', 16.0)
+    >>> listing_layout("\\n".join(["y" * 90] * 10), "z" * 60)
+    ('stacked', 16.0)
+    """
+    def lines(text):
+        return text.rstrip("\n").split("\n")
+
+    def columns(line):            # a Chinese character takes two columns of a monospace font
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+    code_lines, out_lines = lines(code), lines(output)
+    wide = max(map(columns, code_lines)) + max(map(columns, out_lines)) + 6        # the gap and the padding
+    side = wide * MONO[0] * 15 <= LISTING_ROOM[0]
+    cols = wide if side else max(map(columns, code_lines + out_lines)) + 3
+    rows = max(len(code_lines), len(out_lines)) if side else len(code_lines) + len(out_lines) + 2
+    size = min(16.0, LISTING_ROOM[0] / (cols * MONO[0]), LISTING_ROOM[1] / (rows * MONO[1]))
+    return ("side" if side else "stacked"), round(size, 1)
+
+
+def _text(block: str) -> str:
+    import html as htmllib
+
+    return htmllib.unescape(TAG.sub("", block))
+
+
+def lay_out_listing(match) -> str:
+    layout, size = listing_layout(_text(match[1]), _text(match[2]))
+    return f'<div class="slide-listing slide-listing--{layout}" style="font-size: {size}px">{match[1]}{match[2]}</div>'
+
+
+def on_page_content(html, page, config, files):
+    if not is_deck(page):
+        return html
+    html = HEADERLINK.sub("", html)
+    html = CODE_LINE_ANCHOR.sub("", html)
+    html = LISTING_PAIR.sub(lay_out_listing, html).replace("<pre>", '<pre tabindex="0">')   # a code block that scrolls on a phone
+    slides = sections(html, f"docs/{config.theme['language']}/{page.file.src_uri}")
+    # the body carries the slide's margins: reveal's print layout sets a section's own padding to 0
+    return "\n".join(f'<section data-slide="{n}"><div class="slide-body">\n{slide}\n</div></section>'
+                     for n, slide in enumerate(slides, 1))
