@@ -9,8 +9,8 @@ embeds one with the macro ``{{ exercise("ch3-softmax") }}``, which writes
   ``attnkit.exercise.check`` in the playground's Python worker, offline;
 * its printed form: the starter code and the reference solution in a fold (printed open).
 
-The widget and its printed form sit in ``<div id="exercise-ch3-softmax">``, the anchor a teacher
-pastes into a syllabus (``…/ch3/softmax/#exercise-ch3-softmax``); each checked question has
+The widget's ``id`` is the exercise's anchor, ``exercise-ch3-softmax``, which a teacher pastes
+into a syllabus (``…/ch3/softmax/#exercise-ch3-softmax``); each checked question has
 ``#question-<id>`` (bookbuild/questions.py, the macro ``{{ question("…") }}``).
 
 A chapter's index page lists the chapter's exercises and checked questions with
@@ -282,19 +282,18 @@ def _code(source: str) -> str:
 
 
 def exercise_markdown(exercise_id: str, lang: str) -> str:
-    """The widget and its printed form (starter code, and the solution in a fold, except in a
-    graded course), in the block whose id is the exercise's anchor."""
+    """The widget, whose id is the exercise's anchor, and its printed form (starter code, and the
+    solution in a fold, except in a graded course)."""
     _, ex = _get(exercise_id)
     labels = LABELS[lang]
     solution = "\n".join("    " + line if line else "" for line in _code(_for_language(ex.solution, lang)).splitlines())
     fold = "" if course_mode() == "graded" else f'??? success "{labels["solution"]}"\n\n{solution}\n\n'
     return (
-        f'<div class="ex-block" id="{anchor(exercise_id)}" markdown>\n\n'
-        f'<div class="attn-widget screen-only" data-widget="exercise" data-exercise="{exercise_id}" data-python></div>\n\n'
+        f'<div class="attn-widget screen-only" id="{anchor(exercise_id)}" data-widget="exercise" data-exercise="{exercise_id}" '
+        f'data-python></div>\n\n'
         f'<div class="print-only" markdown>\n\n'
         f"{labels['printStarter']}\n\n{_code(_for_language(ex.starter, lang))}\n\n"
         f"{fold}"
-        f"</div>\n\n"
         f"</div>\n"
     )
 

@@ -38,21 +38,6 @@ def _plain(x: float) -> str:
     return np.format_float_positional(x, trim="-")
 
 
-def num(x, digits: int = 3) -> str:
-    """A number rounded to ``digits`` decimals, trailing zeros kept: num(0.94649, 3) -> 0.946."""
-    return f"{float(x):.{digits}f}"
-
-
-def pct(x, digits: int = 1) -> str:
-    """A share as a percentage: pct(0.94649) -> 94.6%."""
-    return f"{100 * float(x):.{digits}f}%"
-
-
-def vec(xs, digits: int = 3) -> str:
-    """A vector as [a, b, c] with ``digits`` decimals."""
-    return "[" + ", ".join(f"{float(x):.{digits}f}" for x in np.ravel(xs)) + "]"
-
-
 def sci(x, sig: int = 2) -> str:
     """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
     mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
@@ -134,5 +119,20 @@ def define_env(env):
     for name in attnkit.__all__:
         env.variables[name] = memoized(getattr(attnkit, name))
 
-    for formatter in (num, pct, zhnum, sci, vec):
-        env.macro(formatter)
+    @env.macro
+    def num(x, digits: int = 3) -> str:
+        """A number rounded to ``digits`` decimals, trailing zeros kept: num(0.94649, 3) -> 0.946."""
+        return f"{float(x):.{digits}f}"
+
+    @env.macro
+    def pct(x, digits: int = 1) -> str:
+        """A share as a percentage: pct(0.94649) -> 94.6%."""
+        return f"{100 * float(x):.{digits}f}%"
+
+    env.macro(zhnum)
+    env.macro(sci)
+
+    @env.macro
+    def vec(xs, digits: int = 3) -> str:
+        """A vector as [a, b, c] with ``digits`` decimals."""
+        return "[" + ", ".join(f"{float(x):.{digits}f}" for x in np.ravel(xs)) + "]"

@@ -3,8 +3,9 @@
 Each chapter's questions are one file, ``questions/chN.py``, holding ``QUESTIONS``, a list of
 :class:`Question`: the prompt, the choices (each with why it is right or wrong) or the number,
 in both languages, written natively in each; every number in them is computed by attnkit while
-the book is built (f-strings with the macros' formatters ``num``, ``pct``, ``vec``, ``zhnum``,
-``sci``), never typed. A page embeds one with ``{{ question("ch3-softmax-shift") }}``, which writes
+the book is built, in f-strings with the pages' own formatters (``num``, ``pct``, ``vec``,
+``zhnum``, ``sci`` below are the macros of bookbuild/macros.py, so a number reads the same in a
+question as in the prose), never typed. A page embeds one with ``{{ question("ch3-softmax-shift") }}``, which writes
 
 * the question as the page's own Markdown (so its formulas are KaTeX like the prose): the prompt,
   the choices as a list (A, B, C ...), a line to answer on in print, and the answer in a fold:
@@ -54,6 +55,51 @@ LABELS = {
         "mistakes": "Common wrong answers:",
     },
 }
+
+
+@functools.lru_cache(maxsize=1)
+def _page_macros() -> dict:
+    """The macros the pages use, as bookbuild/macros.py's define_env registers them."""
+    from . import macros
+
+    class Collect:
+        """Just enough of a mkdocs-macros environment to collect what define_env registers."""
+
+        def __init__(self):
+            self.variables, self.macros = {}, {}
+
+        def macro(self, function, name=""):
+            self.macros[name or function.__name__] = function
+            return function
+
+    env = Collect()
+    macros.define_env(env)
+    return env.macros
+
+
+def num(x, digits: int = 3) -> str:
+    """The pages' ``num``: num(0.94649, 3) -> 0.946."""
+    return _page_macros()["num"](x, digits)
+
+
+def pct(x, digits: int = 1) -> str:
+    """The pages' ``pct``: pct(0.94649) -> 94.6%."""
+    return _page_macros()["pct"](x, digits)
+
+
+def vec(xs, digits: int = 3) -> str:
+    """The pages' ``vec``: vec([0.5, 0.25]) -> [0.500, 0.250]."""
+    return _page_macros()["vec"](xs, digits)
+
+
+def zhnum(x, sig: int = 2) -> str:
+    """The pages' ``zhnum`` (Chinese number habits): zhnum(11_000_000) -> 1100 万."""
+    return _page_macros()["zhnum"](x, sig)
+
+
+def sci(x, sig: int = 2) -> str:
+    """The pages' ``sci``: sci(2.1e-9) -> 2.1×10⁻⁹."""
+    return _page_macros()["sci"](x, sig)
 
 
 def _texts(what: str, value) -> None:

@@ -1,9 +1,11 @@
 """Chapter 0's checked questions (0.2 how a model learns). bookbuild/questions.py"""
+import numpy as np
+
 from attnkit.basics import dot, fit_line
-from bookbuild.macros import sci, vec, zhnum
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num, sci, vec, zhnum
 
 A, B = [2, -1, 0], [1, 3, 5]
+ANGLE = np.degrees(np.arccos(dot(A, B) / (np.linalg.norm(A) * np.linalg.norm(B))))   # degrees between A and B
 ROWS, INNER, COLS = 4, 3, 5
 LR, LR_BIG, STEPS = 0.05, 0.25, 30
 BIG = fit_line([1, 2, 3], [4.1, 7.9, 12.2], w0=0.0, lr=LR_BIG, steps=STEPS)     # the learning rate that is too large
@@ -16,11 +18,16 @@ QUESTIONS = [
         prompt={"zh": "算一算 [2, -1, 0] · [1, 3, 5]。",
                 "en": "Work out [2, -1, 0] · [1, 3, 5]."},
         number=dot(A, B), decimals=0,
-        explain={"zh": f"\\(2 \\times 1 + (-1) \\times 3 + 0 \\times 5 = {dot(A, B):.0f}\\)。\n"
-                       "负数说明两个向量大体朝相反的方向，影子背着对方。\n"
+        explain={"zh": f"\\(2 \\times 1 + (-1) \\times 3 + 0 \\times 5 = {num(dot(A, B), 0)}\\)。\n"
+                       "负数只说明两个向量的夹角大于 90°，影子背着对方。\n"
+                       f"这里夹角是 {num(ANGLE, 0)}°，几乎垂直，只是稍稍偏向相反的一边，所以点积虽是负数，却很小；"
+                       "两个向量真的大体相反时，夹角接近 180°。\n"
                        "自己试：`attnkit.basics.dot([2, -1, 0], [1, 3, 5])`。",
-                 "en": f"\\(2 \\times 1 + (-1) \\times 3 + 0 \\times 5 = {dot(A, B):.0f}\\).\n"
-                       "Negative: the two vectors point roughly opposite ways, and the shadow points against the other arrow.\n"
+                 "en": f"\\(2 \\times 1 + (-1) \\times 3 + 0 \\times 5 = {num(dot(A, B), 0)}\\).\n"
+                       "Negative says only that the angle between the two vectors is more than 90°, and the shadow "
+                       "points against the other arrow.\n"
+                       f"Here the angle is {num(ANGLE, 0)}°: nearly a right angle, leaning just a little away, which is "
+                       "why the dot product is negative but small; vectors that really point roughly opposite ways are near 180°.\n"
                        "Try it: `attnkit.basics.dot([2, -1, 0], [1, 3, 5])`."},
         mistakes=[Mistake(2 + 3 + 0, {"zh": "−1 乘以 3 是 −3，不是 3：负号要带着。",
                                       "en": "−1 times 3 is −3, not 3: keep the minus sign."})],

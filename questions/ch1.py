@@ -2,8 +2,7 @@
 import numpy as np
 
 from attnkit import rnn
-from bookbuild.macros import num, zhnum
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num, zhnum
 
 N = 30
 GROWTH = np.median(rnn.decay_curves(40, w_scale=3.0), axis=0)     # (40,) word 1's influence, step by step

@@ -3,8 +3,7 @@ import numpy as np
 
 from attnkit import induction
 from bookbuild.bookcache import memo
-from bookbuild.macros import num
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num
 
 N = induction.INDUCTION["n_ctx"]
 EVEN = np.tril(np.ones((N, N))) / np.arange(1, N + 1).reshape(-1, 1)        # (N, N) each row spread evenly over itself and before

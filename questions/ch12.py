@@ -1,8 +1,7 @@
 """Chapter 12's checked questions (12.5 summary). bookbuild/questions.py"""
 from attnkit import realtext
 from bookbuild.bookcache import memo
-from bookbuild.macros import num
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num
 
 HAN = "注意力"
 BYTES = {len(ch.encode("utf-8")) for ch in HAN}

@@ -1,7 +1,6 @@
 """Chapter 2's checked questions (2.3 two pictures: a library and a comprehension test). bookbuild/questions.py"""
 from attnkit.toy import library
-from bookbuild.macros import num, pct
-from bookbuild.questions import Choice, Question
+from bookbuild.questions import Choice, Question, num, pct
 
 GRADES, SHARES = (90, 70, 100), (0.5, 0.5, 0.5)
 GRADE = sum(g * s for g, s in zip(GRADES, SHARES))

@@ -3,8 +3,7 @@ import numpy as np
 
 from attnkit import softmax
 from attnkit.measure import scaling_experiment
-from bookbuild.macros import num, pct, vec
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num, pct, vec
 
 SHARES = softmax([5, 2, 0])                  # (3,) Amy / 小明, Ben / 小红, Cal / 小刚
 DOUBLED = softmax([10, 4, 0])                # (3,)
@@ -79,7 +78,7 @@ QUESTIONS = [
     ),
     Question(
         id="ch3-scaled-spread",
-        title={"zh": "d_k = 64 时点积的标准差", "en": "The spread of a dot product when d_k = 64"},
+        title={"zh": "dₖ = 64 时点积的标准差", "en": "The spread of a dot product when dₖ = 64"},
         prompt={"zh": "\\(q\\) 和 \\(k\\) 各有 \\(d_k = 64\\) 个分量，每个分量都是独立的随机数，均值 0、方差 1。\n"
                       "它们的点积 \\(q \\cdot k\\) 的标准差是多少？",
                 "en": "\\(q\\) and \\(k\\) have \\(d_k = 64\\) components each, independent random numbers with mean 0 and "

@@ -1,8 +1,7 @@
 """Chapter 4's checked questions (4.3 the two together). bookbuild/questions.py"""
 from attnkit.heads import train_two_heads
 from bookbuild.bookcache import memo
-from bookbuild.macros import num
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num
 
 D_MODEL, H = 768, 12
 SAME = memo(train_two_heads, "same")          # two heads that start out identical (memoized: a training run)

@@ -1,7 +1,6 @@
 """Chapter 5's checked questions (5.3 the attention matrix). bookbuild/questions.py"""
 from attnkit import cost, rnn
-from bookbuild.macros import num, sci, zhnum
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num, sci, zhnum
 
 N = 500
 SHORT, LONG = 4000, 32000

@@ -1,7 +1,6 @@
 """Chapter 7's checked questions (7.2 the self-test, 7.3 the story). bookbuild/questions.py"""
 from attnkit import rnn, story
-from bookbuild.macros import num, pct
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num, pct
 
 N = 10
 STRONGER = 10

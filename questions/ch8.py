@@ -1,8 +1,7 @@
 """Chapter 8's checked questions (8.6 summary). bookbuild/questions.py"""
 import numpy as np
 
-from bookbuild.macros import num
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num
 
 V, V_LARGE = 8, 50000
 
@@ -19,7 +18,7 @@ QUESTIONS = [
                        "所以训练大模型时，开头的损失总在 \\(\\ln V\\) 附近，这是一个检查初始化有没有出错的好办法。",
                  "en": "Guessing gives every token the same probability \\(1/V\\), so the cross-entropy loss is "
                        "\\(-\\ln(1/V) = \\ln V\\).\n"
-                       f"For \\(V = {V}\\) that is {num(np.log(V), 3)}; for \\(V = {V_LARGE:,}\\) it is {num(np.log(V_LARGE), 3)}.\n"
+                       f"For \\(V = {V}\\) that is {num(np.log(V), 3)}; for \\(V = {V_LARGE}\\) it is {num(np.log(V_LARGE), 3)}.\n"
                        "That is why a large model's training starts with a loss near \\(\\ln V\\): a handy check that "
                        "the initialisation is sane."},
         mistakes=[Mistake(1 / V, {"zh": "那是每个词元的概率 \\(1/V\\)。损失是它的负对数。",

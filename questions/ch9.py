@@ -1,7 +1,6 @@
 """Chapter 9's checked questions (9.5 tiled attention, the chapter's exercises). bookbuild/questions.py"""
 from attnkit import kvcache
-from bookbuild.macros import num, zhnum
-from bookbuild.questions import Choice, Mistake, Question
+from bookbuild.questions import Choice, Mistake, Question, num, zhnum
 
 PASSAGE, ASKED = 7, 3               # words in the passage, in the question
 T = 1000                            # the new token whose scores are counted

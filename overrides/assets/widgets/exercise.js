@@ -1,7 +1,7 @@
 // Widget: exercise. The reader writes a function, and the site's attnkit checks it in the browser.
 // <div class="attn-widget screen-only" data-widget="exercise" data-exercise="ch3-softmax" data-python></div>
-// (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form,
-// inside <div id="exercise-ch3-softmax">: the anchor a syllabus links to)
+// (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form;
+// its id, exercise-ch3-softmax, is the anchor a syllabus links to)
 //
 // The starter code, the solution, the hints and every label come from data/widgets/exercises.json
 // (bookbuild/widgets.py); the check is attnkit.exercise.check, run by the shared Python
