@@ -77,8 +77,12 @@ LABELS = {
         "clear": "忘掉我在本章的进度",
         "confirmClear": "这会从这个浏览器里删掉本章的解题记录、你写的代码和小测的答案，删掉就找不回来了。"
                         "要留着代码，先按“下载我的全部代码”。确定要删掉吗？",
+        "clearAll": "忘掉我在全书的进度",
+        "confirmClearAll": "这会从这个浏览器里删掉全书每一章的解题记录、你写的代码和小测的答案，删掉就找不回来了。"
+                           "要留着代码，先按“下载我的全部代码”。确定要删掉吗？",
         "confirmYes": "删掉", "confirmNo": "不删了",
         "cleared": "已删掉本章的解题记录、代码和小测答案。",
+        "clearedAll": "已删掉全书的解题记录、代码和小测答案。",
         "stored": "解题记录、你写的代码和小测答案只保存在这个浏览器里，不会发到任何地方。",
         "printStarter": "起始代码：",
         "link": "这道练习的链接",
@@ -120,8 +124,13 @@ LABELS = {
         "confirmClear": "This deletes, from this browser, this chapter's solved marks, the code you wrote and your "
                         "answers to its questions, for good. To keep your code, press \u201cDownload all my work\u201d first. "
                         "Delete them?",
+        "clearAll": "Forget all my work in this book",
+        "confirmClearAll": "This deletes, from this browser, the solved marks, the code you wrote and your answers "
+                           "in every chapter of the book, for good. To keep your code, press \u201cDownload all my "
+                           "work\u201d first. Delete them?",
         "confirmYes": "Delete", "confirmNo": "Keep them",
         "cleared": "This chapter's solved marks, code and answers are deleted.",
+        "clearedAll": "The solved marks, code and answers of the whole book are deleted.",
         "stored": "Solved marks, the code you write and your answers are kept in this browser only, and sent nowhere.",
         "printStarter": "Starting code:",
         "link": "Link to this exercise",

@@ -26,7 +26,7 @@ QUESTIONS = [
                        f"every token at once, and any two tokens are {rnn.path_length(0, N - 1, 'attention')} hand-off apart; "
                        f"the price is {rnn.pairwise_connections(N, 'attention')} scores."},
         mistakes=[Mistake(N, {"zh": f"那是词元的个数。第 1 个词自己不用传，传到第 {N} 个要少一次。",
-                              "en": f"That is the number of tokens. Token 1 needs no hand-off to itself, so one fewer."}),
+                              "en": f"That is the number of tokens. Token 1 needs no hand-off to reach itself, so reaching token {N} takes one fewer."}),
                   Mistake(rnn.path_length(0, N - 1, "attention"),
                           {"zh": "那是注意力：任意两个词一步直达。RNN 只能一个传一个。",
                            "en": "That is attention, where any two tokens are one step apart. An RNN passes from token to token."})],

@@ -363,9 +363,10 @@ def test_questions_answered_wrong_then_right_are_remembered_and_counted(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_forget_my_progress_clears_the_chapters_drafts_and_answers_only(lang):
+def test_forget_my_progress_clears_the_chapters_drafts_and_answers_then_the_books(lang):
     """On a shared computer: after confirming, the chapter's drafts, answers and marks are gone
-    (the next reader sees the starting code and unanswered questions); another chapter's stay."""
+    (the next reader sees the starting code and unanswered questions); another chapter's stay,
+    until "Forget all my work in this book" takes those too."""
     from bookbuild.browser import launch, serve_site
 
     prefix = "/en/" if lang == "en" else "/"
@@ -398,6 +399,17 @@ def test_forget_my_progress_clears_the_chapters_drafts_and_answers_only(lang):
         assert page.locator('[data-exercise="ch3-softmax"] textarea').input_value() == starter
         assert page.locator("#question-ch3-softmax-shift .q-feedback").is_hidden()
         assert not page.locator("#question-ch3-softmax-shift .q-answer").is_visible()
+        # leaving the lab: the whole book's work goes, from any chapter's index
+        page.follow(base + prefix + "ch12/")
+        _mounted(page)
+        progress = page.locator('[data-widget="exercise-progress"]')
+        assert progress.locator('[data-action="clear"]').is_disabled(), "chapter 12 has nothing remembered"
+        progress.locator('[data-action="clear-all"]').click()
+        assert progress.locator(".ex-progress__confirm-text").inner_text() == PAGES.LABELS[lang]["confirmClearAll"]
+        progress.locator('[data-action="confirm-clear"]').click()
+        keys = page.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('attn-'))")
+        assert keys == [], keys
+        assert progress.locator('[data-action="clear-all"]').is_disabled()
         assert not page.errors and not page.outside, (page.errors, page.outside)
 
 

@@ -4,8 +4,8 @@
 // (written by the macro {{ exercise_progress("ch3") }}, bookbuild/exercise_pages.py, with its printed
 // list). Each item links to its anchor (#exercise-<id>, #question-<id>). "Download all my work" saves
 // every draft of the book in one zip (./work.js); "Forget my progress in this chapter" clears the
-// chapter's solved marks, drafts, first checks and answers, after the reader confirms (a shared
-// computer: the next reader sees none of it).
+// chapter's solved marks, drafts, first checks and answers, "Forget all my work in this book" those
+// of every chapter, each after the reader confirms (a shared computer: the next reader sees none of it).
 import { el, fill, liveRegion, loadData } from "./common.js";
 import { KEYS, downloadAll, forget, stored, storedAnswer } from "./work.js";
 
@@ -24,18 +24,20 @@ export async function mount(root) {
   const qlist = el("ul", { class: "ex-progress__list" });
   const downloadAllButton = el("button", { type: "button", class: "attn-button", "data-action": "download-all" }, L.downloadAll);
   const clear = el("button", { type: "button", class: "attn-button", "data-action": "clear" }, L.clear);
-  const confirmText = el("p", { class: "ex-progress__confirm-text" }, L.confirmClear);
+  const clearAll = el("button", { type: "button", class: "attn-button", "data-action": "clear-all" }, L.clearAll);
+  const confirmText = el("p", { class: "ex-progress__confirm-text" });
   const yes = el("button", { type: "button", class: "attn-button attn-button--primary", "data-action": "confirm-clear" }, L.confirmYes);
   const no = el("button", { type: "button", class: "attn-button", "data-action": "cancel-clear" }, L.confirmNo);
-  const confirm = el("div", { class: "ex-progress__confirm", role: "group", "aria-label": L.clear, hidden: true },
+  const confirm = el("div", { class: "ex-progress__confirm", role: "group", hidden: true },
     confirmText, el("div", { class: "attn-widget__controls" }, yes, no));
+  let scope = "chapter";      // what the confirmation forgets: this chapter, or the whole book
   const note = el("p", { class: "attn-hint ex-progress__note" }, L.stored);
   const live = liveRegion();
   root.classList.add("ex-progress");
   root.append(
     ids.length ? count : null, ids.length ? list : null,
     qids.length ? qcount : null, qids.length ? qlist : null,
-    el("div", { class: "attn-widget__controls" }, downloadAllButton, clear),
+    el("div", { class: "attn-widget__controls" }, downloadAllButton, clear, clearAll),
     confirm, note, live);
 
   const link = (item) => new URL(`${item.url}#${item.anchor}`, ROOT).href;
@@ -63,7 +65,25 @@ export async function mount(root) {
     const anything = ids.some((id) => ["solved", "draft", "tried"].some((k) => stored(KEYS[k](id)) !== null))
       || qids.some((id) => stored(KEYS.answer(id)) !== null);
     clear.disabled = !anything;
+    clearAll.disabled = !rememberedAnywhere();
     root.dataset.remembered = String(anything);
+  }
+
+  const allExercises = Object.keys(data.exercises);
+  const allQuestions = Object.keys(data.questions);
+  function rememberedAnywhere() {
+    return allExercises.some((id) => ["solved", "draft", "tried"].some((k) => stored(KEYS[k](id)) !== null))
+      || allQuestions.some((id) => stored(KEYS.answer(id)) !== null);
+  }
+
+  function ask(which) {
+    scope = which;
+    confirmText.textContent = which === "book" ? L.confirmClearAll : L.confirmClear;
+    confirm.setAttribute("aria-label", which === "book" ? L.clearAll : L.clear);
+    confirm.hidden = false;
+    clear.disabled = true;
+    clearAll.disabled = true;
+    no.focus();
   }
 
   downloadAllButton.addEventListener("click", () => {
@@ -71,23 +91,21 @@ export async function mount(root) {
     note.textContent = n ? fill(L.downloadedAll, { n }) : L.nothingSaved;
     live.textContent = note.textContent;
   });
-  clear.addEventListener("click", () => {
-    confirm.hidden = false;
-    clear.disabled = true;
-    no.focus();
-  });
+  clear.addEventListener("click", () => ask("chapter"));
+  clearAll.addEventListener("click", () => ask("book"));
   no.addEventListener("click", () => {
     confirm.hidden = true;
     draw();
-    clear.focus();
+    (scope === "book" ? clearAll : clear).focus();
   });
   yes.addEventListener("click", () => {
-    forget(ids, qids);
+    if (scope === "book") forget(allExercises, allQuestions);
+    else forget(ids, qids);
     confirm.hidden = true;
     draw();
-    note.textContent = L.cleared;
-    live.textContent = L.cleared;
-    (clear.disabled ? downloadAllButton : clear).focus();
+    note.textContent = scope === "book" ? L.clearedAll : L.cleared;
+    live.textContent = note.textContent;
+    downloadAllButton.focus();
   });
   draw();
 }
