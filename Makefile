@@ -78,7 +78,7 @@ build: setup-docs
 	$(BIN)/python tools/build.py
 
 check: setup
-	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow and not build and not serve" -q
+	$(BIN)/python -m pytest -n auto -m "not site and not browser and not pdf and not slow and not build and not serve" -q
 
 # One PDF per language (tools/pdf.py prints each language's print page in headless Chromium).
 pdf: setup build

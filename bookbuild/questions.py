@@ -270,8 +270,8 @@ def question_markdown(question_id: str, lang: str, graded: bool = False, n: int 
     number = "" if n is None else str(int(n)) + "\\. "       # "2\. ": a number, not the start of a Markdown list
     parts = [
         f'<div class="attn-question{" attn-question--graded" if graded else ""}" id="{a}" data-question="{question_id}" markdown>\n',
-        f'<p class="q-head"><span class="q-label">{labels["question"]}</span> '
-        f'<a class="q-link" href="#{a}" title="{labels["link"]}" aria-label="{labels["link"]}">#</a></p>\n',
+        (f'<p class="q-head"><span class="q-label">{labels["question"]}</span> '
+         f'<a class="q-link" href="#{a}" title="{labels["link"]}" aria-label="{labels["link"]}">#</a></p>\n'),
         f'<div class="q-prompt" id="{a}-prompt" markdown>\n\n{number}{q.prompt[lang].strip()}\n\n</div>\n',
     ]
     if q.choices:

@@ -1,11 +1,9 @@
 """Chapter 0's checked questions (0.2 how a model learns). bookbuild/questions.py"""
-import numpy as np
-
-from attnkit.basics import dot, fit_line
+from attnkit.basics import angle_degrees, dot, fit_line
 from bookbuild.questions import Choice, Mistake, Question, num, sci, vec, zhnum
 
 A, B = [2, -1, 0], [1, 3, 5]
-ANGLE = np.degrees(np.arccos(dot(A, B) / (np.linalg.norm(A) * np.linalg.norm(B))))   # degrees between A and B
+ANGLE = angle_degrees(A, B)                    # degrees between A and B, as 0.2's answer says
 ROWS, INNER, COLS = 4, 3, 5
 LR, LR_BIG, STEPS = 0.05, 0.25, 30
 BIG = fit_line([1, 2, 3], [4.1, 7.9, 12.2], w0=0.0, lr=LR_BIG, steps=STEPS)     # the learning rate that is too large

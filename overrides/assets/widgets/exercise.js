@@ -11,7 +11,7 @@
 // reader downloads it: "Download my code" saves the editor's code as <id>.py, "Download all my
 // work" every draft in one zip, as `python -m attnkit.grade` reads them. In a graded course (a
 // build with COURSE=graded) the hints and the reference solution stay closed until the reader's
-// first check. Tests: tests/test_exercises.py, tests/test_course.py.
+// first check. Tests: tests/test_exercises.py, tests/test_handin.py.
 import { el, fill, lang, liveRegion, loadData, uid } from "./common.js";
 import { codeArea } from "./code-area.js";
 import * as python from "./python.js";

@@ -10,7 +10,7 @@
 // comes from data/widgets/exercises.json (attnkit computed it; bookbuild/questions.py); the verdict
 // says why for that very answer (the fold's own sentence, copied), and the fold opens to a reader
 // who has tried. The answer is kept in localStorage (./work.js) and counted with the chapter's
-// exercises. Tests: tests/test_course.py.
+// exercises. Tests: tests/test_handin.py.
 import { el, fill, liveRegion, loadData, uid } from "./common.js";
 import { KEYS, store, storedAnswer } from "./work.js";
 

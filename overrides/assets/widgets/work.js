@@ -8,7 +8,7 @@
 //   attn-question:<id>         {"answer": what the reader gave, "right": true/false}
 //
 // "Download my code" saves <id>.py; "Download all my work" saves one zip of every draft, <id>.py
-// each, which `python -m attnkit.grade` reads as it is (attnkit/grade.py). Tests: tests/test_course.py.
+// each, which `python -m attnkit.grade` reads as it is (attnkit/grade.py). Tests: tests/test_handin.py.
 import { el } from "./common.js";
 
 export const KEYS = {
