@@ -243,12 +243,16 @@ def embedded_in(lang: str) -> dict:
 
 
 def inputs(lang: str) -> list:
-    """What the questions' data depends on besides attnkit (the caches' keys): the question files,
-    this file, and which page embeds each question."""
-    from .bookcache import sources
+    """What the questions' data depends on, for the caches' keys (the exercises' widget data holds
+    it): the question files, this file and the pages' formatters (bookbuild/macros.py), which page
+    embeds each question, and the part of attnkit the question files can run
+    (``bookcache.digest_for``, as for the exercise files; the formatters run attnkit/text.py)."""
+    from .bookcache import ATTNKIT, digest_for, sources
 
-    return [sources(sorted(QUESTIONS.glob("ch*.py")) + [Path(__file__), Path(__file__).with_name("macros.py")]),
-            sorted(embedded_in(lang).items())]
+    files = sorted(QUESTIONS.glob("ch*.py"))
+    return [sources(files + [Path(__file__), Path(__file__).with_name("macros.py")]),
+            sorted(embedded_in(lang).items()),
+            digest_for(files + [ATTNKIT / "text.py"])]
 
 
 def _indented(text: str, spaces: int) -> str:

@@ -127,6 +127,34 @@ def node(script: str) -> str:
     return done.stdout
 
 
+def test_the_questions_data_is_keyed_by_what_the_question_files_run(monkeypatch):
+    """The exercises' widget data holds the questions' numbers, so its cache key follows the attnkit
+    modules the question files import (bookcache.digest_for), as it does for the exercise files."""
+    import shutil
+    import tempfile
+
+    widgets = import_module("bookbuild.widgets")
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="test-questions-", dir=ROOT / ".cache"))   # keys name files in the repository
+
+    def keys(source: str) -> tuple[str, str]:
+        folder = scratch / str(len(list(scratch.iterdir())))
+        folder.mkdir()
+        (folder / "ch0.py").write_text(source, encoding="utf-8")
+        monkeypatch.setattr(Q, "QUESTIONS", folder)
+        return Q.inputs("en")[-1], str(widgets.cache_paths("en")["exercises.json"])
+
+    try:
+        basics = keys("from attnkit.basics import dot\n")
+        measure = keys("from attnkit.measure import scaling_experiment\n")
+        commented = keys("from attnkit.basics import dot   # the same imports\n")
+    finally:
+        shutil.rmtree(scratch)
+    assert basics[0] != measure[0] and basics[1] != measure[1], "a question's attnkit imports must be in the key"
+    assert basics[0] == commented[0], "the digest follows the imports, not the question file's text"
+    assert basics[1] != commented[1], "the question file's own text is in the key too"
+
+
 def test_a_typed_number_is_read_as_a_reader_means_it():
     cases = ["0.25", "−1", "-3", "1,024", "1 024", "94.6%", "94.6 %", "３.５", "０.２５％", "3/8", "1e3", ".5",
              "", "abc", "1,2", "0.2.5", "1/0", "12.5%%"]
