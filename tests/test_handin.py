@@ -465,6 +465,8 @@ def test_a_graded_build_hides_hints_and_solutions_until_the_first_check(tmp_path
     """make build COURSE=graded (tools/build.py with COURSE=graded): on 3.3, in both books, the hints
     and the reference solution are hidden and the note says why; the printed page holds no reference
     solution and no answer; after one check of the reader's own (wrong) code, both appear."""
+    from playwright.sync_api import expect
+
     from bookbuild.browser import launch, serve_site
 
     out = tmp_path / "graded"
@@ -489,7 +491,11 @@ def test_a_graded_build_hides_hints_and_solutions_until_the_first_check(tmp_path
             widget = page.locator('[data-exercise="ch3-softmax"]')
             assert widget.get_attribute("data-gated") == "true"
             assert widget.locator(".ex-hints").is_hidden() and widget.locator(".ex-solution").is_hidden()
-            assert widget.locator(".ex-graded").inner_text() == L["gradedNote"]
+            # Off screen the widget is not laid out (content-visibility: auto, book.css): its innerText is ''
+            # until the frame after it is scrolled to, as a reader would.
+            widget.locator(".ex-graded").scroll_into_view_if_needed()
+            expect(widget.locator(".ex-graded")).to_be_visible()
+            expect(widget.locator(".ex-graded")).to_have_text(L["gradedNote"], use_inner_text=True)
             page.emulate_media(media="print")
             printed = page.locator("#exercise-ch3-softmax + .print-only")
             assert printed.is_visible() and "def softmax(x):" in printed.inner_text()
