@@ -16,7 +16,7 @@ DIVISORS = [d for d in range(QWEN.n_heads, 0, -1) if QWEN.n_heads % d == 0]
 QUESTIONS = [
     Question(
         id="ch10-token-bill",
-        title={"zh": "Llama 3 70B 一个词元的缓存", "en": "One token's cache in Llama 3 70B"},
+        title={"zh": "Llama 3 70B 一个词元的缓存", "en": "One token’s cache in Llama 3 70B"},
         prompt={"zh": f"Llama 3 70B 有 {BIG.n_layers} 层，每层 {BIG.n_kv_heads} 个键/值头，每个头 {BIG.head_dim} 个数。"
                       "bf16 下（每个数 2 字节），一个词元占多少 KiB 的缓存？",
                 "en": f"Llama 3 70B keeps {BIG.n_kv_heads} key/value heads of {BIG.head_dim} numbers in each of its "
@@ -38,7 +38,7 @@ QUESTIONS = [
     ),
     Question(
         id="ch10-which-kv-head",
-        title={"zh": f"Qwen3 8B 第 {HEAD} 个查询头读哪个键/值头", "en": f"Which key/value head does Qwen3 8B's query head {HEAD} read?"},
+        title={"zh": f"Qwen3 8B 第 {HEAD} 个查询头读哪个键/值头", "en": f"Which key/value head does Qwen3 8B’s query head {HEAD} read?"},
         prompt={"zh": f"Qwen3 8B 有 {QWEN.n_heads} 个查询头、{QWEN.n_kv_heads} 个键/值头。都从 1 数起，第 {HEAD} 个查询头读哪个键/值头？",
                 "en": f"Qwen3 8B has {QWEN.n_heads} query heads and {QWEN.n_kv_heads} key/value heads. Counting both from 1, "
                       f"which key/value head does query head {HEAD} read?"},

@@ -35,7 +35,7 @@ QUESTIONS = [
     ),
     Question(
         id="ch2-rnn-first-word",
-        title={"zh": "换掉句末，RNN 的第一个输出变不变", "en": "Change the last word: does an RNN's first output change?"},
+        title={"zh": "换掉句末，RNN 的第一个输出变不变", "en": "Change the last word: does an RNN’s first output change?"},
         prompt={"zh": "2.2 节说，在自注意力里只把句末换掉，第一个词的输出也会变。单向的 RNN 也是这样吗？",
                 "en": "Section 2.2 says that in self-attention, changing only the last word changes the first word's "
                       "output. Is that true for a one-directional RNN?"},

@@ -10,7 +10,7 @@ FADE = cost.influence_ratios()[0]         # the RNN's influence of word 1, again
 QUESTIONS = [
     Question(
         id="ch5-path-length",
-        title={"zh": f"{N} 个词元，RNN 的路径有多长", "en": f"{N} tokens: how long is an RNN's path?"},
+        title={"zh": f"{N} 个词元，RNN 的路径有多长", "en": f"{N} tokens: how long is an RNN’s path?"},
         prompt={"zh": f"一句话 {N} 个词元。在 RNN 里，第 1 个词到第 {N} 个词的路径长度是多少？",
                 "en": f"A sentence has {N} tokens. In an RNN, how long is the path from token 1 to token {N}?"},
         number=rnn.path_length(0, N - 1, "rnn"), decimals=0,

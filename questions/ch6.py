@@ -6,7 +6,7 @@ D_MODEL, HEADS = 512, 8          # the original paper's base model
 QUESTIONS = [
     Question(
         id="ch6-head-size",
-        title={"zh": "原论文的模型每个头多少维", "en": "How wide is a head in the original paper's model?"},
+        title={"zh": "原论文的模型每个头多少维", "en": "How wide is a head in the original paper’s model?"},
         prompt={"zh": f"图解里的词向量常常只画 4 个格子。原论文的模型每个词向量有 {D_MODEL} 维，分给 {HEADS} 个头，每个头多少维？",
                 "en": f"Illustrations often draw a word vector as 4 boxes. In the original paper's model each word vector "
                       f"has {D_MODEL} dimensions, shared among {HEADS} heads. How many dimensions does each head get?"},

@@ -10,7 +10,7 @@ MIB = kvcache.cache_bytes(LAYERS, CONTEXT, D_MODEL, itemsize=4) / 2**20
 QUESTIONS = [
     Question(
         id="ch9-cross-shape",
-        title={"zh": "交叉注意力得分表的形状", "en": "The shape of cross-attention's scores"},
+        title={"zh": "交叉注意力得分表的形状", "en": "The shape of cross-attention’s scores"},
         prompt={"zh": f"交叉注意力里，原文有 {PASSAGE} 个词、问题有 {ASKED} 个词，问题的词去看原文。得分表是什么形状？",
                 "en": f"In cross-attention with a {PASSAGE}-word passage and a {ASKED}-word question, the question's "
                       "words look at the passage. What shape is the table of scores?"},
@@ -55,7 +55,7 @@ QUESTIONS = [
     ),
     Question(
         id="ch9-gpt2-cache",
-        title={"zh": "GPT-2 small 写满上下文时 KV 缓存多大", "en": "GPT-2 small's KV cache at full context"},
+        title={"zh": "GPT-2 small 写满上下文时 KV 缓存多大", "en": "GPT-2 small’s KV cache at full context"},
         prompt={"zh": f"GPT-2 small 有 {LAYERS} 层、\\(d_{{\\text{{model}}}} = {D_MODEL}\\)，写满 {CONTEXT} 个词元。"
                       "用 32 位浮点数存，它的 KV 缓存是多少 MiB？",
                 "en": f"GPT-2 small has {LAYERS} layers and \\(d_{{\\text{{model}}}} = {D_MODEL}\\), and writes its full "

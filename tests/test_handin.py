@@ -83,6 +83,8 @@ def test_a_question_speaks_each_language_and_has_one_right_answer(question_id):
         assert HAN.search(text["zh"]), f"{question_id}: no Chinese in {text['zh']!r}"
         assert not HAN.search(text["en"]), f"{question_id}: Chinese in the English text {text['en']!r}"
         assert '"' not in re.sub(r"`[^`]*`|\\\(.*?\\\)", "", text["zh"]), f"{question_id}: ASCII quotes in Chinese: {text['zh']!r}"
+    # the title reaches the chapter's list and the widgets' JSON without Markdown's smarty: typed curly
+    assert not re.search("[\"']", q.title["en"]), f"{question_id}: straight quotes in the English title {q.title['en']!r}"
     if q.choices:
         assert sum(c.right for c in q.choices) == 1
         assert len({c.text["en"] for c in q.choices}) == len(q.choices)
