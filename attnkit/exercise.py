@@ -191,7 +191,8 @@ class Result:
     the index of the failed ``case`` (None if none ran or all passed; the drawn cases count
     after the listed ones), what the code ``printed`` (at most MAX_PRINTED characters), the
     ``kind`` of message (one of ``KINDS``) and, when the code changed Python itself, what it
-    changed (``tampered``: the page then restarts its Python)."""
+    changed (``tampered``: the page then restarts its Python), and whether it printed more than
+    MAX_PRINTED characters (``cut``: the rest was dropped; a grader says so)."""
 
     passed: bool
     message: str
@@ -199,6 +200,7 @@ class Result:
     printed: str = ""
     kind: str = "passed"
     tampered: tuple = ()
+    cut: bool = False
 
 
 MESSAGES = {
@@ -754,7 +756,7 @@ def check(exercise: Exercise, source: str, lang: str, *, seed: int = PAGE_SEED, 
 
     def result(passed, message, case=None, kind="passed", tampered=()):
         text = printed.getvalue() + (m["printed_cut"] if printed.cut else "")
-        return Result(passed, message, case, text, kind, tuple(tampered))
+        return Result(passed, message, case, text, kind, tuple(tampered), printed.cut)
 
     try:
         code = compile(source, READER_FILE, "exec")

@@ -9,19 +9,33 @@ embeds one with the macro ``{{ exercise("ch3-softmax") }}``, which writes
   ``attnkit.exercise.check`` in the playground's Python worker, offline;
 * its printed form: the starter code and the reference solution in a fold (printed open).
 
-A chapter's index page lists the chapter's exercises with ``{{ exercise_progress("ch3") }}``:
-how many of them this browser has solved (remembered in localStorage, never sent anywhere).
+The widget's ``id`` is the exercise's anchor, ``exercise-ch3-softmax``, which a teacher pastes
+into a syllabus (``…/ch3/softmax/#exercise-ch3-softmax``); each checked question has
+``#question-<id>`` (bookbuild/questions.py, the macro ``{{ question("…") }}``).
+
+A chapter's index page lists the chapter's exercises and checked questions with
+``{{ exercise_progress("ch3") }}``: how many of them this browser has solved or answered right
+(remembered in localStorage, never sent anywhere), a button that downloads all the reader's code
+for hand-in, and one that forgets the chapter's progress (drafts included: a shared computer).
+
+A graded course is built with ``COURSE=graded`` in the environment (``make build COURSE=graded``):
+the exercises' hints and reference solutions then stay closed until the reader's first check
+(the widget's data says ``"graded": true``), the printed pages leave the reference solutions
+and the questions' answers out, and the caches key on it. Unset (or ``COURSE=open``) is the book
+as published.
 
 :func:`exercises_data` is the widgets' JSON (``data/widgets/exercises.json``, written by
 bookbuild/widgets.py): for each exercise, as this language's book shows it, the starter code,
 the solution, the hints, the page that embeds it and the file the browser checks against (the
-exercise files travel in ``assets/playground/attnkit.zip``, bookbuild/playground.py).
+exercise files travel in ``assets/playground/attnkit.zip``, bookbuild/playground.py); and every
+checked question: how its answer is checked (bookbuild/questions.py, :func:`questions.questions_data`).
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import os
 import posixpath
 import re
 import runpy
@@ -31,6 +45,7 @@ from mkdocs.exceptions import PluginError
 
 from attnkit.exercise import PAGE_SEED
 
+from . import questions
 from .listings import for_language
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,10 +72,33 @@ LABELS = {
         "printed": "你的代码打印的内容：",
         "hints": "提示", "solution": "参考答案",
         "progress": "本章的编程练习：已解决 {solved} / {total}",
-        "clear": "清除本章的解题记录",
-        "cleared": "已清除本章的解题记录。",
-        "stored": "解题记录只保存在你的浏览器里。",
+        "questionProgress": "本章的小测：答对 {right} / {total}",
+        "qAnsweredRight": "答对了", "qAnsweredWrong": "答过，还没答对",
+        "clear": "忘掉我在本章的进度",
+        "confirmClear": "这会从这个浏览器里删掉本章的解题记录、你写的代码和小测的答案，删掉就找不回来了。"
+                        "要留着代码，先按“下载我的全部代码”。确定要删掉吗？",
+        "clearAll": "忘掉我在全书的进度",
+        "confirmClearAll": "这会从这个浏览器里删掉全书每一章的解题记录、你写的代码和小测的答案，删掉就找不回来了。"
+                           "要留着代码，先按“下载我的全部代码”。确定要删掉吗？",
+        "confirmYes": "删掉", "confirmNo": "不删了",
+        "cleared": "已删掉本章的解题记录、代码和小测答案。",
+        "clearedAll": "已删掉全书的解题记录、代码和小测答案。",
+        "stored": "解题记录、你写的代码和小测答案只保存在这个浏览器里，不会发到任何地方。",
         "printStarter": "起始代码：",
+        "link": "这道练习的链接",
+        "download": "下载我的代码", "downloadAll": "下载我的全部代码",
+        "handinNote": "“下载我的代码”把编辑框里的代码存成 {file}；“下载我的全部代码”把你在这个浏览器里写过的所有练习存进一个 zip 文件，可以直接交给老师。",
+        "downloaded": "已下载 {file}。",
+        "downloadedAll": "已下载一个 zip 文件，里面有 {n} 个练习的代码。",
+        "nothingSaved": "这个浏览器里还没有保存你写的代码：在练习的编辑框里改动代码，就会自动保存。",
+        "gradedNote": "这门课要求先自己试一次：按过一次“检查我的代码”以后，提示和参考答案才会出现。",
+        "qCheck": "检查答案", "qRight": "答对了。", "qWrong": "还不对。",
+        "qWrongNumber": "这个数不对。再算一遍，或者打开下面的“答案”看看是怎么算的。",
+        "qClose": "很接近了，但还不够准：请保留 {n} {places}。",
+        "qFraction": "题目要的是百分数：把这个数乘以 100，再写成百分数。",
+        "qInvalid": "请填一个数，比如 0.25、-3 或 12.5%。", "qPick": "请先选一个答案。",
+        "qYourAnswer": "你的答案：", "qWhole": "填一个整数。", "qDecimals": "填一个数，保留 {n} {places}。",
+        "qPercent": "填一个百分数，保留 {n} {places}，比如 12.5%。", "places": ["位小数", "位小数"],
     },
     "en": {
         "check": "Check my code", "reset": "Back to the starting code", "stop": "Stop",
@@ -80,13 +118,52 @@ LABELS = {
         "printed": "What your code printed:",
         "hints": "Hints", "solution": "A reference solution",
         "progress": "This chapter's coding exercises: {solved} of {total} solved",
-        "clear": "Forget this chapter's solved exercises",
-        "cleared": "This chapter's solved exercises are forgotten.",
-        "stored": "Solved exercises are remembered in your browser only.",
+        "questionProgress": "This chapter's questions: {right} of {total} answered right",
+        "qAnsweredRight": "answered right", "qAnsweredWrong": "tried, not right yet",
+        "clear": "Forget my progress in this chapter",
+        "confirmClear": "This deletes, from this browser, this chapter's solved marks, the code you wrote and your "
+                        "answers to its questions, for good. To keep your code, press \u201cDownload all my work\u201d first. "
+                        "Delete them?",
+        "clearAll": "Forget all my work in this book",
+        "confirmClearAll": "This deletes, from this browser, the solved marks, the code you wrote and your answers "
+                           "in every chapter of the book, for good. To keep your code, press \u201cDownload all my "
+                           "work\u201d first. Delete them?",
+        "confirmYes": "Delete", "confirmNo": "Keep them",
+        "cleared": "This chapter's solved marks, code and answers are deleted.",
+        "clearedAll": "The solved marks, code and answers of the whole book are deleted.",
+        "stored": "Solved marks, the code you write and your answers are kept in this browser only, and sent nowhere.",
         "printStarter": "Starting code:",
+        "link": "Link to this exercise",
+        "download": "Download my code", "downloadAll": "Download all my work",
+        "handinNote": "\u201cDownload my code\u201d saves the code in the editor as {file}; \u201cDownload all my work\u201d saves "
+                      "every exercise you have written in this browser in one zip file, ready to hand in.",
+        "downloaded": "Downloaded {file}.",
+        "downloadedAll": "Downloaded a zip file with your code for {n} exercises.",
+        "nothingSaved": "No code of yours is saved in this browser yet: change the code in an exercise's editor "
+                        "and it is saved as you type.",
+        "gradedNote": "In this course you try first: the hints and the reference solution appear once you have "
+                      "pressed \u201cCheck my code\u201d.",
+        "qCheck": "Check my answer", "qRight": "Right.", "qWrong": "Not quite.",
+        "qWrongNumber": "That is not the number. Work it out again, or open \u201cAnswer\u201d below to see how it is found.",
+        "qClose": "Close, but not close enough: give it to {n} {places}.",
+        "qFraction": "The question asks for a percentage: multiply your number by 100 and write it as a percentage.",
+        "qInvalid": "Type a number, such as 0.25, -3 or 12.5%.", "qPick": "Pick an answer first.",
+        "qYourAnswer": "Your answer:", "qWhole": "A whole number.", "qDecimals": "A number to {n} {places}.",
+        "qPercent": "A percentage to {n} {places}, such as 12.5%.", "places": ["decimal place", "decimal places"],
     },
 }
 TIMEOUT_SECONDS = 15   # a check still running after this long is stopped (the worker is replaced)
+COURSES = ("open", "graded")
+
+
+def course_mode() -> str:
+    """The kind of course the book is built for: "open" (the book as published) or "graded"
+    (``COURSE=graded``: hints and solutions after a first attempt, no answers in print)."""
+    value = os.environ.get("COURSE", "").strip().lower() or "open"
+    if value not in COURSES:
+        raise PluginError(f"exercises: COURSE={os.environ.get('COURSE')!r} is not a kind of course; "
+                          f"use COURSE=graded (hints and solutions after a first attempt) or leave it unset")
+    return value
 
 
 @functools.lru_cache(maxsize=1)
@@ -152,7 +229,7 @@ def inputs(lang: str) -> list:
     from .bookcache import sources
 
     files = sorted(EXERCISES.glob("ch*/*.py")) + [ROOT / "bookbuild" / "exercise_pages.py", ROOT / "bookbuild" / "listings.py"]
-    return [sources(files), sorted(embedded_in(lang).items()), reading_order(lang)]
+    return [sources(files), sorted(embedded_in(lang).items()), reading_order(lang), course_mode(), questions.inputs(lang)]
 
 
 def _url(page: str | None) -> str | None:
@@ -163,8 +240,35 @@ def _url(page: str | None) -> str | None:
     return (posixpath.dirname(stem) + "/") if posixpath.basename(stem) == "index" else stem + "/"
 
 
+def question_order(lang: str) -> list[str]:
+    """Every checked question embedded in ``lang``'s book, as a reader meets them (like
+    :func:`reading_order`), then those no page embeds, in their files' order."""
+    rank = {page: i for i, page in enumerate(NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))}
+    base = DOCS / lang
+    where = {}
+    for path in sorted(base.rglob("*.md")):
+        page = path.relative_to(base).as_posix()
+        for match in questions.EMBED.finditer(path.read_text(encoding="utf-8")):
+            where[match["id"]] = (rank.get(page, len(rank)), page, match.start())
+    order = list(questions.load_all())
+    return sorted(order, key=lambda q: (where.get(q, (len(rank) + 1, "", 0)), order.index(q)))
+
+
+def anchor(exercise_id: str) -> str:
+    return f"exercise-{exercise_id}"
+
+
+def anchors(lang: str) -> dict:
+    """{exercise or question id: its URL from the language's site root, with its anchor}, for
+    every exercise and question embedded in ``lang``'s book (what a syllabus links to)."""
+    found = {i: f"{_url(p)}#{anchor(i)}" for i, p in embedded_in(lang).items()}
+    found.update({i: f"{_url(p)}#{questions.anchor(i)}" for i, p in questions.embedded_in(lang).items()})
+    return found
+
+
 def exercises_data(lang: str) -> dict:
-    """The widgets' data: labels, and every exercise as this language's book shows it."""
+    """The widgets' data: labels, the kind of course, every exercise as this language's book shows
+    it, and every checked question (how its answer is checked)."""
     pages = embedded_in(lang)
     data = {}
     exercises = load_all()
@@ -172,12 +276,14 @@ def exercises_data(lang: str) -> dict:
         path, ex = exercises[exercise_id]
         data[exercise_id] = {
             "title": ex.title[lang], "function": ex.function, "file": path,
-            "chapter": path.split("/")[1], "url": _url(pages.get(exercise_id)),
+            "chapter": path.split("/")[1], "url": _url(pages.get(exercise_id)), "anchor": anchor(exercise_id),
             "starter": _for_language(ex.starter, lang), "solution": _for_language(ex.solution, lang),
             "hints": [{"about": c.about[lang], "hint": c.hint[lang]} for c in ex.cases],
             "drawn": len(ex.draw(PAGE_SEED)),
         }
-    return {"labels": LABELS[lang], "timeout": TIMEOUT_SECONDS, "exercises": data}
+    asked = questions.questions_data(lang, url=_url)
+    return {"labels": LABELS[lang], "timeout": TIMEOUT_SECONDS, "graded": course_mode() == "graded", "exercises": data,
+            "questions": {q: asked[q] for q in question_order(lang)}}
 
 
 def _code(source: str) -> str:
@@ -185,33 +291,44 @@ def _code(source: str) -> str:
 
 
 def exercise_markdown(exercise_id: str, lang: str) -> str:
-    """The widget and its printed form (starter code, and the solution in a fold)."""
+    """The widget, whose id is the exercise's anchor, and its printed form (starter code, and the
+    solution in a fold, except in a graded course)."""
     _, ex = _get(exercise_id)
     labels = LABELS[lang]
     solution = "\n".join("    " + line if line else "" for line in _code(_for_language(ex.solution, lang)).splitlines())
+    fold = "" if course_mode() == "graded" else f'??? success "{labels["solution"]}"\n\n{solution}\n\n'
     return (
-        f'<div class="attn-widget screen-only" data-widget="exercise" data-exercise="{exercise_id}" data-python></div>\n\n'
+        f'<div class="attn-widget screen-only" id="{anchor(exercise_id)}" data-widget="exercise" data-exercise="{exercise_id}" '
+        f'data-python></div>\n\n'
         f'<div class="print-only" markdown>\n\n'
         f"{labels['printStarter']}\n\n{_code(_for_language(ex.starter, lang))}\n\n"
-        f'??? success "{labels["solution"]}"\n\n{solution}\n\n'
+        f"{fold}"
         f"</div>\n"
     )
 
 
 def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
-    """The chapter's exercises with links, and the widget that counts the solved ones."""
+    """The chapter's exercises and checked questions with links to their anchors, and the widget
+    that counts the solved and the answered ones."""
     pages = embedded_in(lang)
     exercises = load_all()
     items = [(i, exercises[i][1]) for i in reading_order(lang) if exercises[i][0].split("/")[1] == chapter]
     if not items:
         raise PluginError(f"exercises: exercise_progress({chapter!r}) on {src_uri}: the chapter has no exercise")
+    here = posixpath.dirname(src_uri) or "."
     lines = []
     for exercise_id, ex in items:
         page = pages.get(exercise_id)
         if page is None:
             raise PluginError(f"exercises: {exercise_id} is not embedded on any page of the {lang} book")
-        link = posixpath.relpath(page, posixpath.dirname(src_uri) or ".")
-        lines.append(f"- [{html.escape(ex.title[lang])}]({link})")
+        lines.append(f"- [{html.escape(ex.title[lang])}]({posixpath.relpath(page, here)}#{anchor(exercise_id)})")
+    asked = questions.embedded_in(lang)
+    listed = [q for q in question_order(lang) if q.startswith(chapter + "-") and q in asked]
+    if listed:
+        lines.append("")
+        for question_id in listed:
+            title = questions.get(question_id).title[lang]
+            lines.append(f"- [{html.escape(title)}]({posixpath.relpath(asked[question_id], here)}#{questions.anchor(question_id)})")
     return (
         f'<div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="{chapter}"></div>\n\n'
         f'<div class="print-only" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
@@ -219,7 +336,13 @@ def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
 
 
 def register_macros(env) -> None:
-    """Add ``exercise(id)`` and ``exercise_progress(chapter)`` to a mkdocs-macros environment."""
+    """Add ``exercise(id)``, ``exercise_progress(chapter)`` and ``question(id)`` to a mkdocs-macros environment."""
+
+    @env.macro
+    def question(question_id: str, n: int | None = None) -> str:
+        """A checked question (bookbuild/questions.py): the question, the widget, the answer in a fold;
+        ``n`` numbers it among the page's folded questions."""
+        return questions.question_markdown(question_id, env.conf["theme"]["language"], graded=course_mode() == "graded", n=n)
 
     @env.macro
     def exercise(exercise_id: str) -> str:

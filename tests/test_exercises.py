@@ -514,7 +514,8 @@ def test_a_chapter_lists_its_exercises_in_reading_order(lang):
     assert order.index("ch0-dot-table") < order.index("ch9-online-softmax")
     assert list(PAGES.exercises_data(lang)["exercises"]) == order
     listed = re.findall(r"\]\((\S+)\)", PAGES.progress_markdown("ch1", lang, "ch1/index.md"))
-    assert listed == ["telephone-game.md", "telephone-game.md"]
+    assert listed[:2] == ["telephone-game.md#exercise-ch1-rnn-step", "telephone-game.md#exercise-ch1-read-sentence"]
+    assert listed[2:] == [f"from-paper-to-chatgpt.md#question-{q}" for q in ("ch1-handoffs", "ch1-weight-scale", "ch1-scores-growth")]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -593,6 +594,7 @@ def test_a_reader_solves_one_exercise_per_chapter_with_one_python(lang):
         progress.locator("li").first.wait_for()
         assert progress.get_attribute("data-solved") == "1"
         progress.locator('[data-action="clear"]').click()
+        progress.locator('[data-action="confirm-clear"]').click()
         assert progress.get_attribute("data-solved") == "0"
         assert 1 <= len(workers) <= 3, f"{lang}: Python started {len(workers)} times"   # first, spare, maybe a spare's spare
         assert not page.errors and not page.outside, (page.errors, page.outside)

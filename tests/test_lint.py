@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECKED = ["attnkit", "bookbuild", "tools", "bench", "tests"]
+CHECKED = ["attnkit", "bookbuild", "tools", "bench", "tests", "questions"]
 
 
 def test_no_unused_or_undefined_names():

@@ -1,29 +1,24 @@
 // Widget: exercise. The reader writes a function, and the site's attnkit checks it in the browser.
 // <div class="attn-widget screen-only" data-widget="exercise" data-exercise="ch3-softmax" data-python></div>
-// (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form)
+// (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form;
+// its id, exercise-ch3-softmax, is the anchor a syllabus links to)
 //
 // The starter code, the solution, the hints and every label come from data/widgets/exercises.json
 // (bookbuild/widgets.py); the check is attnkit.exercise.check, run by the shared Python
 // (./python.js) on the exercise's own file (exercises/chN/<stem>.py, in attnkit.zip), so the page
-// and the tests mark the same code the same way. A solved exercise is remembered in localStorage
-// ("attn-exercise:<id>"), the reader's draft too ("attn-exercise-draft:<id>"); nothing leaves the
-// browser. Tests: tests/test_exercises.py.
+// and the tests mark the same code the same way. A solved exercise, the reader's draft and their
+// first check are remembered in localStorage (./work.js); nothing leaves the browser unless the
+// reader downloads it: "Download my code" saves the editor's code as <id>.py, "Download all my
+// work" every draft in one zip, as `python -m attnkit.grade` reads them. In a graded course (a
+// build with COURSE=graded) the hints and the reference solution stay closed until the reader's
+// first check. Tests: tests/test_exercises.py, tests/test_handin.py.
 import { el, fill, lang, liveRegion, loadData, uid } from "./common.js";
 import { codeArea } from "./code-area.js";
 import * as python from "./python.js";
+import { KEYS, downloadAll, downloadCode, store, stored } from "./work.js";
 
-export function stored(key) {
-  try { return window.localStorage.getItem(key); } catch { return null; }
-}
-
-function store(key, value) {
-  try {
-    if (value === null) window.localStorage.removeItem(key);
-    else window.localStorage.setItem(key, value);
-  } catch { /* storage off (private mode): the page still works, it only forgets */ }
-}
-
-export const solvedKey = (id) => `attn-exercise:${id}`;
+export { stored };
+export const solvedKey = KEYS.solved;
 
 // The kinds of message (attnkit.exercise.KINDS) that name a case and what came back for it.
 const CASE_KINDS = ["wrong", "nonfinite", "shape", "none", "not_number", "not_array", "not_tuple", "raised"];
@@ -34,7 +29,8 @@ export async function mount(root) {
   const id = root.dataset.exercise;
   const ex = data.exercises[id];
   if (!ex) throw new Error(`unknown exercise "${id}"`);
-  const draftKey = `attn-exercise-draft:${id}`;
+  const draftKey = KEYS.draft(id);
+  const triedKey = KEYS.tried(id);
 
   const editorId = uid("ex-code");
   const helpId = uid("ex-help");
@@ -55,20 +51,39 @@ export async function mount(root) {
   const printed = el("pre", { class: "ex-printed", tabindex: 0 });
   const printedBox = el("details", { class: "ex-printed-box", hidden: true }, el("summary", {}, L.printed), printed);
   const live = liveRegion();
+  const hints = el("details", { class: "ex-hints" }, el("summary", {}, L.hints),
+    // numbered as the messages number the cases ("Case 2 of 5"); the drawn ones come after these
+    el("ol", {}, ex.hints.map((h) => el("li", {}, el("em", {}, h.about), lang() === "zh" ? "：" : ": ", h.hint))),
+    ex.drawn ? el("p", { class: "ex-drawn" }, fill(L.drawn, { drawn: ex.drawn, first: ex.hints.length + 1 })) : null);
+  const solution = el("details", { class: "ex-solution" }, el("summary", {}, L.solution),
+    el("pre", {}, el("code", { tabindex: 0 }, ex.solution)));
+  const gradedNote = el("p", { class: "attn-hint ex-graded" }, L.gradedNote);
+  const downloadButton = el("button", { type: "button", class: "attn-button", "data-action": "download" }, L.download);
+  const downloadAllButton = el("button", { type: "button", class: "attn-button", "data-action": "download-all" }, L.downloadAll);
+  const handinNote = el("p", { class: "attn-hint ex-handin-note" }, fill(L.handinNote, { file: `${id}.py` }));
+
+  // A graded course opens the hints and the solution after the reader's first check (of their own code).
+  function gate() {
+    const open = !data.graded || stored(triedKey) === "yes";
+    hints.hidden = !open;
+    solution.hidden = !open;
+    gradedNote.hidden = open;
+    root.dataset.gated = String(!open);
+  }
+  gate();
 
   root.classList.add("ex-widget");
   root.append(
-    el("p", { class: "ex-title" }, el("strong", {}, ex.title), " ", solved),
+    el("p", { class: "ex-title" }, el("strong", {}, ex.title), " ",
+      el("a", { class: "attn-permalink", href: `#exercise-${id}`, title: L.link, "aria-label": L.link }, "#"), " ", solved),
     el("label", { for: editorId, class: "ex-label" }, fill(L.editor, { function: ex.function })),
     code,
     el("p", { id: helpId, class: "attn-hint ex-help" }, L.editorHelp),
     el("div", { class: "attn-widget__controls" }, checkButton, resetButton, stopButton),
     status, result, printedBox,
-    el("details", { class: "ex-hints" }, el("summary", {}, L.hints),
-      // numbered as the messages number the cases ("Case 2 of 5"); the drawn ones come after these
-      el("ol", {}, ex.hints.map((h) => el("li", {}, el("em", {}, h.about), lang() === "zh" ? "：" : ": ", h.hint))),
-      ex.drawn ? el("p", { class: "ex-drawn" }, fill(L.drawn, { drawn: ex.drawn, first: ex.hints.length + 1 })) : null),
-    el("details", { class: "ex-solution" }, el("summary", {}, L.solution), el("pre", {}, el("code", { tabindex: 0 }, ex.solution))),
+    hints, solution, gradedNote,
+    el("div", { class: "attn-widget__controls ex-handin" }, downloadButton, downloadAllButton),
+    handinNote,
     live);
 
   // ---- checking ---------------------------------------------------------------------------
@@ -170,6 +185,8 @@ export async function mount(root) {
       store(solvedKey(id), "solved");
       solved.hidden = false;
     }
+    store(triedKey, "yes");
+    gate();
   }
 
   function reset() {
@@ -181,6 +198,15 @@ export async function mount(root) {
     code.focus();
   }
 
+  downloadButton.addEventListener("click", () => {
+    downloadCode(id, code.value);
+    live.textContent = fill(L.downloaded, { file: `${id}.py` });
+  });
+  downloadAllButton.addEventListener("click", () => {
+    const n = downloadAll(data.exercises);
+    handinNote.textContent = n ? fill(L.downloadedAll, { n }) : L.nothingSaved;
+    live.textContent = handinNote.textContent;
+  });
   checkButton.addEventListener("click", check);
   stopButton.addEventListener("click", () => python.stop());
   resetButton.addEventListener("click", reset);

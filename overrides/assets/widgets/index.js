@@ -15,6 +15,8 @@
 //   <div class="attn-widget screen-only" data-widget="sample-text"></div>   (chapter 12: samples from the model of real text, plain JS)
 //   {{ exercise("ch3-softmax") }} and {{ exercise_progress("ch3") }}: a coding exercise and a chapter's
 //   list of them (bookbuild/exercise_pages.py writes the widget and its printed form)
+//   {{ question("ch3-softmax-shift") }}: a checked question (bookbuild/questions.py writes the question,
+//   its printed form and the widget inside it)
 //
 //   <div class="print-only" markdown>
 //
@@ -35,7 +37,7 @@
 import { dataUrl, lang, t } from "./common.js";
 
 const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
-  "exercise", "exercise-progress", "rope", "kv-calculator", "induction-replay",
+  "exercise", "exercise-progress", "question", "rope", "kv-calculator", "induction-replay",
   "sample-text"]);
 
 async function mountOne(element) {

@@ -1,0 +1,324 @@
+"""The checked questions: a question with one right answer (a choice, or a number), checked in the page.
+
+Each chapter's questions are one file, ``questions/chN.py``, holding ``QUESTIONS``, a list of
+:class:`Question`: the prompt, the choices (each with why it is right or wrong) or the number,
+in both languages, written natively in each; every number in them is computed by attnkit while
+the book is built, in f-strings with the pages' own formatters (``num``, ``pct``, ``vec``,
+``zhnum``, ``sci`` below are the macros of bookbuild/macros.py, so a number reads the same in a
+question as in the prose), never typed. A page embeds one with ``{{ question("ch3-softmax-shift") }}``, which writes
+
+* the question as the page's own Markdown (so its formulas are KaTeX like the prose): the prompt,
+  the choices as a list (A, B, C ...), a line to answer on in print, and the answer in a fold:
+  which choice is right and why each one is right or wrong, or the number and how it is found
+  (and why the usual wrong numbers are wrong). The fold prints open, like the other answers;
+* in it, the widget ``<div data-widget="question">`` (overrides/assets/widgets/question.js): the
+  choices as radio buttons, or a box for the number, and a Check button. The reader's answer is
+  checked in the page against this module's data (in ``exercises.json``, beside the exercises:
+  :func:`questions_data`), the verdict shown with the reason for that very answer, and the fold
+  opens to a reader who has tried once. The answer is remembered in localStorage
+  (``attn-question:<id>``) and counted on the chapter's index with its exercises
+  (``{{ exercise_progress("chN") }}``).
+
+Every question has the anchor ``#question-<id>`` (a teacher can paste ``…/ch3/softmax/#question-ch3-softmax-shift``
+into a syllabus), as every exercise has ``#exercise-<id>``.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+import re
+import runpy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "questions"
+DOCS = ROOT / "docs"
+LANGS = ("zh", "en")
+EMBED = re.compile(r"""\{\{\s*question\(\s*["'](?P<id>[a-z0-9-]+)["']\s*(?:,\s*(?:n\s*=\s*)?\d+\s*)?\)\s*\}\}""")
+LETTERS = "ABCDEFGH"
+ID = re.compile(r"^ch\d+-[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+LABELS = {
+    "zh": {
+        "question": "小测", "answer": "答案", "answerIs": "答案是 **{answer}**。",
+        "link": "这道小测的链接", "write": "答：", "circle": "圈出一个：{letters}",
+        "mistakes": "常见的错误答案：",
+    },
+    "en": {
+        "question": "Check yourself", "answer": "Answer", "answerIs": "The answer is **{answer}**.",
+        "link": "Link to this question", "write": "Answer:", "circle": "Circle one: {letters}",
+        "mistakes": "Common wrong answers:",
+    },
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _page_macros() -> dict:
+    """The macros the pages use, as bookbuild/macros.py's define_env registers them."""
+    from . import macros
+
+    class Collect:
+        """Just enough of a mkdocs-macros environment to collect what define_env registers."""
+
+        def __init__(self):
+            self.variables, self.macros = {}, {}
+
+        def macro(self, function, name=""):
+            self.macros[name or function.__name__] = function
+            return function
+
+    env = Collect()
+    macros.define_env(env)
+    return env.macros
+
+
+def num(x, digits: int = 3) -> str:
+    """The pages' ``num``: num(0.94649, 3) -> 0.946."""
+    return _page_macros()["num"](x, digits)
+
+
+def pct(x, digits: int = 1) -> str:
+    """The pages' ``pct``: pct(0.94649) -> 94.6%."""
+    return _page_macros()["pct"](x, digits)
+
+
+def vec(xs, digits: int = 3) -> str:
+    """The pages' ``vec``: vec([0.5, 0.25]) -> [0.500, 0.250]."""
+    return _page_macros()["vec"](xs, digits)
+
+
+def zhnum(x, sig: int = 2) -> str:
+    """The pages' ``zhnum`` (Chinese number habits): zhnum(11_000_000) -> 1100 万."""
+    return _page_macros()["zhnum"](x, sig)
+
+
+def sci(x, sig: int = 2) -> str:
+    """The pages' ``sci``: sci(2.1e-9) -> 2.1×10⁻⁹."""
+    return _page_macros()["sci"](x, sig)
+
+
+def _texts(what: str, value) -> None:
+    if not isinstance(value, dict) or set(value) != set(LANGS) or not all(isinstance(v, str) and v.strip() for v in value.values()):
+        raise ValueError(f"{what} must be a dict with non-empty 'zh' and 'en' texts, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to pick: its ``text`` and ``why`` it is right or wrong (Markdown, both languages)."""
+
+    text: dict
+    why: dict
+    right: bool = False
+
+    def __post_init__(self):
+        _texts("Choice.text", self.text)
+        _texts("Choice.why", self.why)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A wrong number readers give (in the units they type) and why it is wrong."""
+
+    value: float
+    why: dict
+
+    def __post_init__(self):
+        _texts("Mistake.why", self.why)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with one right answer.
+
+    Either ``choices`` (two to six :class:`Choice`, exactly one ``right``), or ``number``: the
+    answer, computed by attnkit, which the reader types to ``decimals`` decimal places (an answer
+    within half a unit of the last place is right), as a percentage if ``percent`` (``number`` is
+    then the share, 0.946 for 94.6%); ``explain`` says how it is found and ``mistakes`` the usual
+    wrong numbers. ``title`` names it in the chapter's list; ``prompt`` is the question (Markdown).
+    """
+
+    id: str
+    title: dict
+    prompt: dict
+    choices: tuple = ()
+    number: float | None = None
+    decimals: int = 0
+    percent: bool = False
+    explain: dict | None = None
+    mistakes: tuple = field(default=())
+
+    def __post_init__(self):
+        if not ID.match(self.id):
+            raise ValueError(f"question id {self.id!r} must look like ch3-softmax-shift (its chapter first)")
+        _texts(f"question {self.id!r}: title", self.title)
+        _texts(f"question {self.id!r}: prompt", self.prompt)
+        object.__setattr__(self, "choices", tuple(self.choices))
+        object.__setattr__(self, "mistakes", tuple(self.mistakes))
+        if self.choices and self.number is not None:
+            raise ValueError(f"question {self.id!r} has both choices and a number: one right answer only")
+        if self.choices:
+            if not 2 <= len(self.choices) <= 6:
+                raise ValueError(f"question {self.id!r} has {len(self.choices)} choices; give 2 to 6")
+            if sum(c.right for c in self.choices) != 1:
+                raise ValueError(f"question {self.id!r}: exactly one choice must be right, "
+                                 f"{sum(c.right for c in self.choices)} are")
+            if self.explain is not None or self.mistakes:
+                raise ValueError(f"question {self.id!r}: a choice question says why in each choice (no explain, no mistakes)")
+        elif self.number is not None:
+            value = float(self.number)
+            if not math.isfinite(value):
+                raise ValueError(f"question {self.id!r}: its number is {self.number!r}, not a finite number")
+            object.__setattr__(self, "number", value)
+            if not isinstance(self.decimals, int) or not 0 <= self.decimals <= 6:
+                raise ValueError(f"question {self.id!r}: decimals must be 0 to 6")
+            _texts(f"question {self.id!r}: explain", self.explain)
+            for mistake in self.mistakes:
+                if abs(float(mistake.value) - self.typed) <= self.tolerance:
+                    raise ValueError(f"question {self.id!r}: the mistake {mistake.value!r} is the right answer")
+        else:
+            raise ValueError(f"question {self.id!r} needs choices or a number")
+
+    @property
+    def chapter(self) -> str:
+        return self.id.split("-")[0]
+
+    @property
+    def typed(self) -> float:
+        """The right number as the reader types it (a percentage when ``percent``)."""
+        return 100 * self.number if self.percent else self.number
+
+    @property
+    def tolerance(self) -> float:
+        """How far a typed number may be from :attr:`typed`: half a unit of the last decimal asked for."""
+        return 0.5 * 10.0 ** -self.decimals * (1 + 1e-9) + 1e-12
+
+    def shown(self) -> str:
+        """The right number as the answer shows it."""
+        text = f"{self.typed:.{self.decimals}f}"
+        return text + "%" if self.percent else text
+
+    def right_index(self) -> int:
+        return next(i for i, c in enumerate(self.choices) if c.right)
+
+
+@functools.lru_cache(maxsize=1)
+def load_all() -> dict:
+    """{question id: (path relative to the repository, Question)} for every questions/ch*.py."""
+    found = {}
+    for path in sorted(QUESTIONS.glob("ch*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        try:
+            questions = runpy.run_path(str(path))["QUESTIONS"]
+        except Exception as error:  # noqa: BLE001  (any error in a question file stops the build, named)
+            raise PluginError(f"questions: {where} did not load: {type(error).__name__}: {error}") from None
+        for q in questions:
+            if q.id in found:
+                raise PluginError(f"questions: the id {q.id!r} is used twice ({found[q.id][0]} and {where})")
+            if q.chapter != path.stem:
+                raise PluginError(f"questions: {q.id!r} is in {where}, not in its chapter's file questions/{q.chapter}.py")
+            found[q.id] = (where, q)
+    return found
+
+
+def get(question_id: str) -> Question:
+    questions = load_all()
+    if question_id not in questions:
+        raise PluginError(f"questions: no question has the id {question_id!r}; there are {sorted(questions)}")
+    return questions[question_id][1]
+
+
+def embedded_in(lang: str) -> dict:
+    """{question id: page (src_uri)} for every ``{{ question("…") }}`` in docs/<lang>/."""
+    pages = {}
+    base = DOCS / lang
+    for path in sorted(base.rglob("*.md")):
+        for match in EMBED.finditer(path.read_text(encoding="utf-8")):
+            pages[match["id"]] = path.relative_to(base).as_posix()
+    return pages
+
+
+def inputs(lang: str) -> list:
+    """What the questions' data depends on, for the caches' keys (the exercises' widget data holds
+    it): the question files, this file and the pages' formatters (bookbuild/macros.py), which page
+    embeds each question, and the part of attnkit the question files can run
+    (``bookcache.digest_for``, as for the exercise files; the formatters run attnkit/text.py)."""
+    from .bookcache import ATTNKIT, digest_for, sources
+
+    files = sorted(QUESTIONS.glob("ch*.py"))
+    return [sources(files + [Path(__file__), Path(__file__).with_name("macros.py")]),
+            sorted(embedded_in(lang).items()),
+            digest_for(files + [ATTNKIT / "text.py"])]
+
+
+def _indented(text: str, spaces: int) -> str:
+    """Continuation lines of a list item, indented under its first line."""
+    lines = text.strip().splitlines()
+    return "\n".join([lines[0]] + [" " * spaces + line if line.strip() else "" for line in lines[1:]])
+
+
+def anchor(question_id: str) -> str:
+    return f"question-{question_id}"
+
+
+def question_markdown(question_id: str, lang: str, graded: bool = False, n: int | None = None) -> str:
+    """The question as the page shows and prints it (see the module's docstring); ``n`` numbers it
+    among the page's other questions (7.2's eight questions), as their folds are numbered."""
+    q = get(question_id)
+    labels = LABELS[lang]
+    a = anchor(question_id)
+    number = "" if n is None else str(int(n)) + "\\. "       # "2\. ": a number, not the start of a Markdown list
+    parts = [
+        f'<div class="attn-question{" attn-question--graded" if graded else ""}" id="{a}" data-question="{question_id}" markdown>\n',
+        (f'<p class="q-head"><span class="q-label">{labels["question"]}</span> '
+         f'<a class="q-link" href="#{a}" title="{labels["link"]}" aria-label="{labels["link"]}">#</a></p>\n'),
+        f'<div class="q-prompt" id="{a}-prompt" markdown>\n\n{number}{q.prompt[lang].strip()}\n\n</div>\n',
+    ]
+    if q.choices:
+        items = "\n".join(f"{i + 1}. {_indented(c.text[lang], 3)}" for i, c in enumerate(q.choices))
+        parts.append(f'<div class="q-choices" markdown>\n\n{items}\n\n</div>\n')
+        write = labels["circle"].format(letters="\u2003".join(LETTERS[: len(q.choices)]))
+    else:
+        write = labels["write"] + "\u2003" + "_" * 16
+    parts.append(f'<div class="attn-widget screen-only" data-widget="question" data-question="{question_id}"></div>\n')
+    parts.append(f'<div class="print-only q-write" markdown>\n\n{html.escape(write, quote=False)}\n\n</div>\n')
+    if q.choices:
+        answer = labels["answerIs"].format(answer=LETTERS[q.right_index()])
+        whys = "\n".join(f"{i + 1}. {_indented(c.why[lang], 3)}" for i, c in enumerate(q.choices))
+        body = f"{answer}\n\n<div class=\"q-whys\" markdown>\n\n{whys}\n\n</div>\n"
+    else:
+        answer = labels["answerIs"].format(answer=q.shown())
+        body = f"{answer}\n\n{q.explain[lang].strip()}\n"
+        if q.mistakes:
+            colon = "：" if lang == "zh" else ": "
+            mistakes = "\n".join(f"- **{_typed(m.value, q)}**{colon}{_indented(m.why[lang], 2)}" for m in q.mistakes)
+            body += f"\n<div class=\"q-mistakes\" markdown>\n\n{labels['mistakes']}\n\n{mistakes}\n\n</div>\n"
+    parts.append(f'<details class="success q-answer" markdown>\n<summary>{labels["answer"]}</summary>\n\n{body}\n</details>\n')
+    parts.append("</div>\n")
+    return "\n".join(parts)
+
+
+def _typed(value: float, q: Question) -> str:
+    text = f"{float(value):.{q.decimals}f}"
+    return text + "%" if q.percent else text
+
+
+def questions_data(lang: str, pages: dict | None = None, url=None) -> dict:
+    """What the question widget needs, for every question embedded in ``lang``'s book, in the order
+    of the question files: its chapter, page, title and how an answer is checked."""
+    pages = embedded_in(lang) if pages is None else pages
+    data = {}
+    for question_id, (_, q) in load_all().items():
+        item = {"chapter": q.chapter, "title": q.title[lang], "url": url(pages.get(question_id)) if url else pages.get(question_id),
+                "anchor": anchor(question_id)}
+        if q.choices:
+            item.update(kind="choice", choices=len(q.choices), right=q.right_index())
+        else:
+            item.update(kind="number", value=q.typed, tolerance=q.tolerance, decimals=q.decimals, percent=q.percent,
+                        mistakes=[float(m.value) for m in q.mistakes])
+        data[question_id] = item
+    return data
