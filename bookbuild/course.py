@@ -45,7 +45,7 @@ SLIDES = "slides.md"           # a chapter's deck: docs/<lang>/chN/slides.md (bo
 LABELS = {
     "zh": {
         "objectives": "学完这一章，你能",
-        "checked": "检验", "exercise": "练习", "question": "{section} 节第 {n} 题",
+        "checked": "检验", "exercise": "练习", "question": "{section} 节第 {n} 题", "checked_question": "小测",
         "time": "预计用时", "reading": "阅读", "practice": "练习",
         "how": "怎么估算的", "slides": "幻灯片", "slides_link": "本章的幻灯片",
         "about": "约 {t}", "hours": "{h} 小时", "minutes": "{m} 分钟", "hm": "{h} 小时 {m} 分钟",
@@ -56,13 +56,14 @@ LABELS = {
             "words": "正文：每分钟 {n} 个汉字；夹在中文里的英文单词、数字按每分钟 {w} 个计；",
             "code": "代码：每分钟读 {n} 行（代码连同它打印出的结果）；",
             "each": "每张图 {figure} 分钟，每个展示公式 {formula} 分钟，每个能动手的交互图 {widget} 分钟，每本实验笔记 {lab} 分钟；",
-            "practice": "每道折叠的思考题 {question} 分钟（先想，再看答案），每道编程练习 {exercise} 分钟；",
+            "practice": "每道思考题或小测 {question} 分钟（先想，再看答案），每道编程练习 {exercise} 分钟；",
             "round": "每个时间都取到最接近的 {n} 分钟。",
         },
     },
     "en": {
         "objectives": "By the end of this chapter you can",
         "checked": "Checked by", "exercise": "the exercise", "question": "question {n} of {section}",
+        "checked_question": "the question",
         "time": "Time", "reading": "reading", "practice": "practice",
         "how": "how this is estimated", "slides": "Slides", "slides_link": "this chapter's slides",
         "about": "about {t}", "hours": "{h} h", "minutes": "{m} min", "hm": "{h} h {m} min",
@@ -74,7 +75,7 @@ LABELS = {
             "words": "prose: {w} words a minute;",
             "code": "listings: {n} lines a minute (the code and what it prints);",
             "each": "{figure} minute per figure, {formula} per display formula, {widget} per interactive widget, {lab} per lab notebook;",
-            "practice": "{question} minutes per folded question (think first, then open the answer), {exercise} per coding exercise;",
+            "practice": "{question} minutes per question, folded or checked (think first, then open the answer), {exercise} per coding exercise;",
             "round": "every time is rounded to the nearest {n} minutes.",
         },
     },
@@ -144,10 +145,18 @@ def check_course(data) -> None:
                         raise CourseError(f"{where}: docs/{lang}/{page} does not exist")
                     count = len(QUESTION.findall(path.read_text(encoding="utf-8")))
                     if not isinstance(number, int) or not 1 <= number <= count:
-                        raise CourseError(f"{where}: docs/{lang}/{page} has {count} folded questions, "
+                        raise CourseError(f"{where}: docs/{lang}/{page} has {count} folded question{'' if count == 1 else 's'}, "
                                           f"so `number: {number}` names none of them")
+            elif "checked" in check:
+                for lang in LANGS:
+                    page = checked_in(lang).get(check["checked"])
+                    if page is None:
+                        raise CourseError(f"{where}: no page of docs/{lang}/ embeds the checked question {check['checked']!r}")
+                    if not page.startswith(f"{chapter}/"):
+                        raise CourseError(f"{where}: the checked question {check['checked']!r} is on {page}, not in {chapter}/")
             else:
-                raise CourseError(f"{where}: `check:` needs `exercise: <id>` or `question: <page>` with `number: N`")
+                raise CourseError(f"{where}: `check:` needs `exercise: <id>`, `checked: <question id>`, "
+                                  "or `question: <page>` with `number: N`")
 
 
 def pace() -> dict:
@@ -279,6 +288,13 @@ def question_target(lang: str, page: str, n: int) -> str:
     return f"{page}#{anchor_before(lang, page, found[n - 1].start())}"
 
 
+def checked_in(lang: str) -> dict:
+    """{checked question id: page} of the book in ``lang`` (bookbuild/questions.py)."""
+    from .questions import embedded_in as questions_embedded_in
+
+    return questions_embedded_in(lang)
+
+
 def exercise_text(lang: str, exercise_id: str) -> str:
     from .exercise_pages import load_all
 
@@ -295,6 +311,14 @@ def check_link(lang: str, check: dict, from_page: str) -> str:
         where = number(lang, target.split("#")[0])
         link = f"[{exercise_text(lang, check['exercise'])}]({rel(target, from_page)})"
         return f"{where} 节的{lab['exercise']}{link}" if lang == "zh" else f"{lab['exercise']} {link} in {where}"
+    if "checked" in check:
+        from .questions import anchor, get
+
+        page = checked_in(lang)[check["checked"]]
+        title_text = get(check["checked"]).title[lang]
+        link = f"[{'“' + title_text + '”' if lang == 'zh' else title_text}]({rel(page + '#' + anchor(check['checked']), from_page)})"
+        where = number(lang, page)
+        return f"{where} 节的{lab['checked_question']}{link}" if lang == "zh" else f"{lab['checked_question']} {link} in {where}"
     page, n = check["question"], check["number"]
     text = lab["question"].format(n=n, section=number(lang, page))
     return f"[{text}]({rel(question_target(lang, page, n), from_page)})"
@@ -332,6 +356,7 @@ DISPLAY_MATH = re.compile(r"\\\[.*?\\\]", re.S)
 INLINE_MATH = re.compile(r"\\\(.*?\\\)", re.S)
 LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 WIDGET = re.compile(r'data-widget="([\w-]+)"')
+CHECKED_ANSWER = re.compile(r'<details class="success q-answer".*?</details>', re.S)   # a checked question's answer
 TAG = re.compile(r"<[^>]+>")
 MARKUP = re.compile(r"^[ \t]*(?:///[^\n]*|[!?]{3}\+?[ \t]+\w+|\{:[^}]*\}|[-*][ \t]|\d+\.[ \t]|#+[ \t]|>[ \t]?|\|[-: |]+\|)", re.M)
 HAN = re.compile(r"[\u3400-\u9fff]")
@@ -349,7 +374,7 @@ def measure(markdown: str) -> Load:
     load = Load()
     text = PRINT_ONLY.sub("", markdown)
     load.questions = len(QUESTION.findall(text))
-    text = FOLD.sub("", text)
+    text = CHECKED_ANSWER.sub("", FOLD.sub("", text))
 
     def code(match):
         load.code_lines += len(match.group(3).rstrip("\n").splitlines())
@@ -359,6 +384,8 @@ def measure(markdown: str) -> Load:
     for kind in WIDGET.findall(text):
         if kind == "exercise":
             load.exercises += 1
+        elif kind == "question":                 # a checked question (bookbuild/questions.py)
+            load.questions += 1
         elif kind != "exercise-progress":
             load.widgets += 1
     load.figures = len(IMAGE.findall(text))
@@ -562,6 +589,11 @@ def register_macros(env) -> None:
     def question_link(question_page: str, n: int) -> str:
         lang, page = here()
         return check_link(lang, {"question": question_page, "number": n}, page)
+
+    @env.macro
+    def checked_link(question_id: str) -> str:
+        lang, page = here()
+        return check_link(lang, {"checked": question_id}, page)
 
     @env.macro
     def chapter_link(chapter: str) -> str:

@@ -41,7 +41,11 @@ def test_every_chapter_has_three_to_five_objectives_in_both_languages():
     ({"ch3": [{"zh": "a", "en": "b", "check": {"exercise": "ch4-split-heads"}}] * 3}, r"belongs to another chapter"),
     ({"ch3": [{"zh": "a", "en": "", "check": {"exercise": "ch3-softmax"}}] * 3}, r"objective 1: `en` is missing or empty"),
     ({"ch3": [{"zh": "a", "en": "b", "check": {"question": "ch3/softmax.md", "number": 9}}] * 3},
-     r"docs/zh/ch3/softmax.md has 3 folded questions, so `number: 9` names none of them"),
+     r"docs/zh/ch3/softmax.md has 1 folded question, so `number: 9` names none of them"),
+    ({"ch3": [{"zh": "a", "en": "b", "check": {"checked": "ch3-nothing"}}] * 3},
+     r"no page of docs/zh/ embeds the checked question 'ch3-nothing'"),
+    ({"ch3": [{"zh": "a", "en": "b", "check": {"checked": "ch4-same-start"}}] * 3},
+     r"the checked question 'ch4-same-start' is on ch4/together.md, not in ch3/"),
     ({"ch3": [{"zh": "a", "en": "b"}] * 3}, r"`check:` needs"),
 ])
 def test_a_bad_course_file_names_the_problem(bad, says):
@@ -190,6 +194,11 @@ def test_every_objective_links_what_checks_it(lang):
             if "exercise" in check:
                 if f'data-exercise="{check["exercise"]}"' not in landed[start:end]:
                     problems.append(f"{chapter}: {target}#{anchor} is not the section of {check['exercise']}")
+                continue
+            if "checked" in check:                  # a checked question's own anchor
+                tag = re.search(rf'<[^<>]*\bid="{anchor}"[^<>]*>', landed).group(0)
+                if anchor != f"question-{check['checked']}" or f'data-question="{check["checked"]}"' not in tag:
+                    problems.append(f"{chapter}: {target}#{anchor} is not the checked question {check['checked']}")
                 continue
             questions = [m.start() for m in re.finditer(r'<details class="question">', landed)]
             if not (len(questions) >= check["number"] and start < questions[check["number"] - 1] < end):
