@@ -14,7 +14,10 @@
   MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
   here, after MkDocs validated the nav, rather than written into the nav of the configs.
 
-The PDFs live at site/pdf/ for both languages: see PDF_NAMES and tools/pdf.py.
+The PDFs live at site/pdf/ for both languages, two editions each (tools/pdf.py): the student
+edition (the book: no answers, exercises as worksheets), which the nav and the home page link, and
+the teacher's key (the answers and reference solutions), which the home page links: see
+:func:`pdf_name`.
 """
 
 from __future__ import annotations
@@ -32,7 +35,13 @@ from mkdocs.structure.nav import Link
 from .nav_titles import TITLES
 
 ROOT = Path(__file__).resolve().parents[1]
-PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}
+PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}   # the student edition
+KEY_NAMES = {"zh": "seeing-attention-zh-key.pdf", "en": "seeing-attention-en-key.pdf"}   # the teacher's key
+
+
+def pdf_name(lang: str, edition: str = "student") -> str:
+    """The file name of a language's PDF in site/pdf/: edition "student" (the book) or "key"."""
+    return (PDF_NAMES if edition == "student" else KEY_NAMES)[lang]
 
 
 KATEX = re.compile(r'<span class="katex">')
