@@ -18,7 +18,7 @@ and values, and every word of the site's scripts. Text is not a token, so a sent
 the tokens as they were and every purge comes from the cache.
 
 * Material's main stylesheet, against every page (the print page and 404 too) and every script
-  the site serves or inlines (Material's bundle adds classes at run time: all of its words count;
+  the site serves or inlines, Pyodide's aside (Material's bundle adds classes at run time: all of its words count;
   a class it builds from a prefix, ``md-source__fact--${t}``, keeps every class that starts so).
   Its custom properties stay when a kept rule reads them or a page, a script or another stylesheet names them.
 * Material's palette stylesheet, against the colours and schemes the config's palette names.
@@ -200,7 +200,10 @@ def _material_css(config) -> None:
     folder = site / "assets" / "stylesheets"
     pages = sorted(site.rglob("*.html"))
     texts = [p.read_text(encoding="utf-8") for p in pages]
-    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))]
+    # Pyodide's own scripts (only the Chinese book carries them) put nothing into a page: left
+    # out, both books purge against the same words and write the same stylesheet.
+    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))
+               if "pyodide" not in p.relative_to(site).parts]
     inline = [body for text in texts for body in SCRIPT_BODY.findall(text)]
     stylesheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if not p.name.startswith("main.")]
     words = {w for text in texts for w in tokens(text)} | {w for text in scripts for w in tokens(text, script=True)}
