@@ -161,6 +161,12 @@ PREPARE = """() => {
     if (url.origin + url.pathname === here && url.hash) a.setAttribute('href', url.hash);
     else if (!a.closest('.screen-only')) leaks.push(a.getAttribute('href'));
   }
+  // A heading that does not print (inside .screen-only: the playground's instructions) is not
+  // listed in the contents.
+  for (const a of [...document.querySelectorAll('#print-page-toc a[href^="#"]')]) {
+    const target = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+    if (target && target.getClientRects().length === 0) a.closest('li').remove();
+  }
   // A chapter whose first page is its own index page (same title): print that title once,
   // and list it once in the contents (the chapter entry leads to it).
   for (const chapter of document.querySelectorAll('#print-site-page section.md-section')) {
