@@ -168,7 +168,7 @@ def _glob(site_files: set[str], base: str, pattern: str) -> set[str]:
     pattern = posixpath.normpath(posixpath.join(base, re.sub(r"\$\{[^}]*\}", "*", pattern)))
     if "*" not in pattern:
         return {pattern} & site_files
-    return {f for f in site_files if fnmatch.fnmatchcase(f, pattern) and f.count("/") == pattern.count("/")}
+    return {f for f in site_files if fnmatch.fnmatchcase(f, pattern)}   # a ${…} may hold a "/" (toy/<id>)
 
 
 def references(site: Path) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:

@@ -2,13 +2,13 @@
 // <div class="attn-widget screen-only" data-widget="exercise" data-exercise="ch3-softmax" data-python></div>
 // (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form)
 //
-// The starter code, the solution, the hints and every label come from data/widgets/exercises.json
-// (bookbuild/widgets.py); the check is attnkit.exercise.check, run by the shared Python
+// The starter code, the solution, the hints and every label come from data/widgets/exercises/<id>.json
+// (bookbuild/widgets.py: this exercise's part of exercises.json); the check is attnkit.exercise.check, run by the shared Python
 // (./python.js) on the exercise's own file (exercises/chN/<stem>.py, in attnkit.zip), so the page
 // and the tests mark the same code the same way. A solved exercise is remembered in localStorage
 // ("attn-exercise:<id>"), the reader's draft too ("attn-exercise-draft:<id>"); nothing leaves the
 // browser. Tests: tests/test_exercises.py.
-import { el, fill, lang, liveRegion, loadData, uid } from "./common.js";
+import { el, fill, lang, liveRegion, loadPart, uid } from "./common.js";
 import { codeArea } from "./code-area.js";
 import * as python from "./python.js";
 
@@ -29,11 +29,10 @@ export const solvedKey = (id) => `attn-exercise:${id}`;
 const CASE_KINDS = ["wrong", "nonfinite", "shape", "none", "not_number", "not_array", "not_tuple", "raised"];
 
 export async function mount(root) {
-  const data = await loadData("exercises");
-  const L = data.labels;
   const id = root.dataset.exercise;
-  const ex = data.exercises[id];
-  if (!ex) throw new Error(`unknown exercise "${id}"`);
+  const data = await loadPart("exercises", id);
+  const L = data.labels;
+  const ex = data.item;
   const draftKey = `attn-exercise-draft:${id}`;
 
   const editorId = uid("ex-code");
