@@ -10,6 +10,8 @@
   length of a line, and KaTeX writes each formula as one long line of tags (34 s of a 52 s build).
   Once print-site has written the print page, the formulas get their one line back
   (:func:`on_post_build`): the print page holds what the pages hold.
+* ``overrides/print/pdf.css`` (:data:`PDF_CSS`) is the print page's layout, which tools/pdf.py
+  adds before printing; the site does not serve it (bookbuild/vendor.py leaves it out).
 * The nav gets a last entry that links to this language's PDF. The PDF does not exist while
   MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
   here, after MkDocs validated the nav, rather than written into the nav of the configs.
@@ -102,6 +104,9 @@ def on_post_build(config):   # after print-site wrote the print page (hooks run 
 def on_config(config):
     config.extra["build"] = build_info()
     return config
+
+
+PDF_CSS = "print/pdf.css"      # in overrides/, read by tools/pdf.py
 
 
 def on_nav(nav, config, files):

@@ -31,7 +31,7 @@ from .bookcache import Store, key, sources
 
 # (family, fontconfig style): every face the print pages can ask for
 FACES = [(family, style) for family in ("Noto Sans CJK SC", "Noto Sans Mono CJK SC") for style in ("Regular", "Bold")]
-MAX_ERROR = 0.5                        # font units (1000 per em): quadratic curves this close to the cubic ones
+MAX_ERROR = 1.0                        # font units (1000 per em; fontTools' default): quadratic curves this close to the cubic ones
 FONTS = Store("pdf-fonts", ".ttf")
 
 

@@ -7,6 +7,8 @@ message that says how to fix it.
 Material's source maps (``*.map``, 2.5 MB in both languages) are for whoever debugs Material's
 own code, not for readers: they leave the site, and so does the ``sourceMappingURL`` comment of
 each of its scripts that named one (a browser's developer tools would ask for a missing file).
+So does ``overrides/print/pdf.css``, the print page's layout that tools/pdf.py adds when it prints
+(MkDocs copies every file of the theme folder but its templates).
 """
 
 from __future__ import annotations
@@ -47,10 +49,16 @@ MATERIAL_ASSETS = ("assets/javascripts/", "assets/stylesheets/")   # the theme's
 SOURCE_MAP_COMMENT = re.compile(rb"\n?(?://[#@] sourceMappingURL=\S+|/\*[#@] sourceMappingURL=[^*]*\*/)\s*$")
 
 
+NOT_SERVED = ("print/pdf.css",)      # theme files for tools/pdf.py, not for readers
+
+
 def without_source_maps(files, config):
-    """``files`` without Material's source maps, its scripts and stylesheets without the comment
-    that names one."""
+    """``files`` without Material's source maps (its scripts and stylesheets without the comment
+    that names one) and without :data:`NOT_SERVED`."""
     for file in list(files):
+        if file.src_uri in NOT_SERVED:
+            files.remove(file)
+            continue
         if not file.dest_uri.startswith(MATERIAL_ASSETS):
             continue
         if file.dest_uri.endswith(".map"):

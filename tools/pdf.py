@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
 from bookbuild.browser import launch, serve_site  # noqa: E402
 from bookbuild import pdf_fonts  # noqa: E402
-from bookbuild.offline_pdf import pdf_name  # noqa: E402  (the build names the files)
+from bookbuild.offline_pdf import PDF_CSS, pdf_name  # noqa: E402  (the build names the files)
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 EDITIONS = ("student", "key")
@@ -281,6 +281,7 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     head = (RUNNING_HEAD if edition == "student" else KEY_HEAD)[lang]
     page.add_style_tag(content=f'@page {{ @top-center {{ content: "{head.replace(chr(34), "")}"; }} }} '
                                '@page :first { @top-center { content: none; } }')
+    page.add_style_tag(path=str(ROOT / "overrides" / PDF_CSS))     # the print page's own layout
     page.evaluate(f"() => {{ document.documentElement.dataset.edition = {edition!r}; }}")
     kept = page.evaluate(STUDENT, WORKSHEET[lang]) if edition == "student" else page.evaluate(KEY)
     prepared = page.evaluate(PREPARE)
