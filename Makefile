@@ -80,7 +80,7 @@ build: setup-docs
 	$(BIN)/python tools/build.py
 
 check: setup
-	$(BIN)/python -m pytest -m "not site and not browser and not pdf and not slow and not build and not serve" -q
+	$(BIN)/python -m pytest -n auto -m "not site and not browser and not pdf and not slow and not build and not serve" -q
 
 # Two PDFs per language, the student edition and the teacher's key (tools/pdf.py prints each
 # language's print page in headless Chromium).

@@ -29,6 +29,7 @@ from ._checks import as_float_array, check_positive_int
 
 __all__ = [
     "dot",
+    "angle_degrees",
     "matmul_by_dots",
     "line_loss",
     "line_loss_slope",
@@ -49,8 +50,8 @@ def _vector(name, v):
 def dot(a, b) -> float:
     """The dot product a · b = a_1 b_1 + a_2 b_2 + ... : multiply entry by entry, then add.
 
-    Positive when a and b point roughly the same way, 0 when they are at right
-    angles, negative when they point roughly opposite ways.
+    Positive when the angle between a and b is under 90°, 0 at a right angle, negative
+    over 90° (see angle_degrees).
 
     Example
     -------
@@ -61,6 +62,31 @@ def dot(a, b) -> float:
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same length, got {a.shape[0]} and {b.shape[0]}")
     return float(sum(a_i * b_i for a_i, b_i in zip(a, b)))     # one product per entry, then the sum
+
+
+def angle_degrees(a, b) -> float:
+    """The angle between a and b in degrees, from cos(angle) = a · b / (|a| |b|).
+
+    The sign of the dot product says only which side of 90° the angle is on: a small negative
+    dot product can belong to two vectors that are nearly at right angles.
+
+    Example
+    -------
+    >>> angle_degrees([1, 0], [1, 1]), angle_degrees([1, 0], [0, 4]), angle_degrees([1, 0], [-2, 0])
+    (45.0, 90.0, 180.0)
+    >>> round(angle_degrees([2, -1, 0], [1, 3, 5]), 1)      # dot product -1, yet nearly at right angles
+    94.3
+    """
+    a, b = _vector("a", a), _vector("b", b)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same length, got {a.shape[0]} and {b.shape[0]}")
+    len_a, len_b = np.sqrt(dot(a, a)), np.sqrt(dot(b, b))    # |a|, |b|
+    if len_a == 0 or len_b == 0:
+        raise ValueError("a and b must both be non-zero vectors: a zero vector has no direction, so no angle")
+    u, v = a / len_a, b / len_b                               # (n,) unit vectors
+    # arccos(u · v) loses digits near 0° and 180°; this equal form (Kahan's) does not
+    angle = 2 * np.arctan2(np.sqrt(dot(u - v, u - v)), np.sqrt(dot(u + v, u + v)))
+    return float(np.round(np.degrees(angle), 12))
 
 
 def matmul_by_dots(a, b) -> np.ndarray:

@@ -6,8 +6,10 @@ everything that runs after it: ``import builtins; del builtins.len``, ``np.allcl
 **k: True``, ``sys.setrecursionlimit(30)``. A :class:`Snapshot` taken before such code records
 what it can reach by name:
 
-* every name of every loaded module (and of every class a module defines in Python), with the
-  code, defaults and closure of each function among them;
+* every name of every loaded module of the standard library, NumPy and attnkit, what the checker
+  and the exercises run on (and of every class such a module defines in Python), with the code,
+  defaults and closure of each function among them; another package (torch, in a test process
+  that also compares with PyTorch) is not watched: nothing that marks an answer uses it;
 * the items of attnkit's own module-level lists, dicts, sets and arrays (the data its
   functions, and so the exercises' expected values, are computed from);
 * ``sys.modules``, ``sys.path``, ``sys.meta_path``, ``sys.path_hooks``, the recursion limit,
@@ -181,6 +183,8 @@ class Snapshot:
     in a global): those are neither compared nor put back.
     """
 
+    WATCHED = frozenset(sys.stdlib_module_names) | {"numpy", "attnkit", "playground"}   # playground: the page's helper
+
     def __init__(self, prefixes_with_data=("attnkit",), volatile=None):
         self._prefixes = tuple(prefixes_with_data)
         self._volatile = {**_VOLATILE, **{k: set(v) for k, v in (volatile or {}).items()}}
@@ -191,7 +195,7 @@ class Snapshot:
         self._classes = {}                 # id -> (class, its dict copied, a name for messages)
         self._data = {}                    # (module name, key) -> (value, its items copied)
         for name, module in list(sys.modules.items()):
-            if name == "__main__" or not _is_module(module):
+            if name == "__main__" or not _is_module(module) or name.split(".")[0] not in self.WATCHED:
                 continue
             items = dict(module.__dict__)
             self._modules[name] = (module, items)

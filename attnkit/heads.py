@@ -34,6 +34,7 @@ import numpy as np
 
 from ._checks import as_float_array, check_positive, check_positive_int, check_seed
 from .core import softmax
+from .training import sgd_step
 
 __all__ = [
     "TASK",
@@ -171,7 +172,8 @@ class TrainRun:
 
 
 def train_two_heads(start, *, steps=800, lr=5.0, seed=3, task_seed=1):
-    """Train two heads on :func:`make_task` with plain full-batch gradient descent.
+    """Train two heads on :func:`make_task` with plain full-batch gradient descent
+    (:func:`attnkit.training.sgd_step`, the update every chapter's training uses).
 
     ``start`` is ``"same"`` (head 2 a copy of head 1), ``"nudged"`` (a copy plus 1e-6 noise)
     or ``"random"`` (drawn independently).
@@ -191,8 +193,7 @@ def train_two_heads(start, *, steps=800, lr=5.0, seed=3, task_seed=1):
         if len(losses) > steps:
             break
         for h, g in zip(heads, grads):
-            for p in PARAMS:
-                h[p] = h[p] - lr * g[p]                        # the same rule for every weight
+            sgd_step(h, g, lr)                                 # w <- w - lr * dL/dw, every weight (chapter 8's step)
     _, _, weights = two_heads_loss_and_grads(heads, x[:1], t[:1])
     return TrainRun(start=start, loss=np.array(losses), head_gap=np.array(gaps), heads=heads,
                     weights=weights[:, 0], lr=lr)

@@ -1,10 +1,10 @@
-"""How many readers one GPU can serve: the weights and every reader's KV cache in one memory.
+"""How many users one GPU can serve at once: the weights and every user's KV cache in one memory.
 
 A model that generates text keeps its weights in the GPU's memory once, and one KV cache per
-sequence it is writing (one per reader). Whatever the weights leave free is shared out among the
+sequence it is writing (one per user). Whatever the weights leave free is shared out among the
 caches:
 
-    readers = floor((gpu_bytes - weight_bytes) / kv_cache_bytes(model, context))
+    users = floor((gpu_bytes - weight_bytes) / kv_cache_bytes(model, context))
 
 (activations, the framework's own buffers and fragmentation are left out: a real server fits
 fewer). The weights are counted from the published configuration of a dense Llama-family model,
@@ -19,7 +19,7 @@ the numbers :data:`attnkit.kv_bytes.MODELS` has plus two more (:data:`WEIGHT_SHA
 
     >>> weight_count("llama-3-8b")
     8030261248
-    >>> readers("llama-3-8b", 131072)                  # 80 GB GPU, bf16, 128K tokens each
+    >>> users("llama-3-8b", 131072)                    # 80 GB GPU, bf16, 128K tokens each
     3
 """
 
@@ -30,7 +30,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from .kv_bytes import DTYPE_BYTES, MODELS, kv_cache_bytes_if
 from ._checks import check_positive_int
 
-__all__ = ["WEIGHT_SHAPES", "GPU_BYTES", "DISPLAY_NAMES", "weight_count", "weight_bytes", "readers",
+__all__ = ["WEIGHT_SHAPES", "GPU_BYTES", "DISPLAY_NAMES", "weight_count", "weight_bytes", "users",
            "binary_size"]
 
 # The configuration numbers beyond attention (config.json: vocab_size, intermediate_size,
@@ -88,14 +88,14 @@ def weight_bytes(model, dtype="bf16") -> int:
     return weight_count(model) * DTYPE_BYTES[dtype]
 
 
-def readers(model, context, gpu_bytes=GPU_BYTES, dtype="bf16", attention="as is") -> int:
+def users(model, context, gpu_bytes=GPU_BYTES, dtype="bf16", attention="as is") -> int:
     """How many sequences of ``context`` tokens fit beside the weights in ``gpu_bytes``.
 
     ``attention``: "as is" (the model's own KV cache) or "mha", "mqa", "gqa" as in
     :func:`attnkit.kv_bytes.kv_cache_bytes_if` (the same model, caching as if built that way).
     0 when the weights leave no room for even one cache.
 
-    >>> readers("llama-3-8b", 8192), readers("llama-3-8b", 8192, attention="mha")
+    >>> users("llama-3-8b", 8192), users("llama-3-8b", 8192, attention="mha")
     (59, 14)
     """
     context = check_positive_int("context", context)

@@ -1,4 +1,4 @@
-"""Four attention heads on the toy model: four small tables, each about one kind of relation.
+"""Four attention heads on the toy model: four pairs of glasses, each showing one kind of relation.
 
 The heads read the same input, the toy's embeddings after its first step (``attend(...,
 steps=1).x_next``, where a pronoun already carries its clue), and each has its own

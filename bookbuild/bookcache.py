@@ -110,66 +110,131 @@ def attnkit_files(figures: bool = True) -> list[Path]:
     return files
 
 
-_FROZEN: dict[bool, str] = {}   # attnkit's digests, read once per build (see freeze)
+_FROZEN: dict = {}   # attnkit's digests, read once per build (see freeze)
 
 
 def freeze() -> None:
     """For the rest of this process, read attnkit's sources once: a build computes ~750 keys
-    with :func:`attnkit_digest` (0.3 s of stat calls). Called by the build's hooks (on_config) only:
-    every build is a process of its own, and an edit during a build is followed by a new build."""
-    _FROZEN.update({flag: attnkit_digest(flag) for flag in (True, False)})
+    with :func:`attnkit_digest` and :func:`digest_for` (0.3 s of stat calls). Called by the build's
+    hooks (on_config) only: every build is a process of its own, and an edit during a build is
+    followed by a new build."""
+    _FROZEN.update({flag: attnkit_digest(flag) for flag in (True, False)}, frozen=True)
 
 
 def attnkit_digest(figures: bool = True) -> str:
-    """Digest of attnkit's sources. ``figures=False`` leaves out attnkit/figures/, which no other
-    attnkit module imports (tests/test_build.py checks it): numbers, listings and widgets that
-    do not import attnkit.figures do not change when a figure function does."""
+    """Digest of all of attnkit's sources (``figures=False``: without attnkit/figures/, which no
+    other attnkit module imports: tests/test_build.py checks it). Most keys take :func:`digest_for`,
+    the part of attnkit their code imports."""
     if figures in _FROZEN:
         return _FROZEN[figures]
     return sources(attnkit_files(figures))
 
 
-FIGURE_DIR = ATTNKIT / "figures"
-FIGURE_SHARED = ("__init__.py", "_style.py")     # every figure depends on these
+# ---- what part of attnkit a piece of code can run ----
+# Its static imports, followed through attnkit: ``import attnkit.x``, ``from attnkit import x``,
+# ``from .x import y``, ``from . import x``, anywhere in the file (a function's own imports too),
+# with the __init__.py of every package on the way. A file that imports another way (importlib)
+# cannot be followed: then every attnkit file counts. attnkit/figures/__init__.py imports every
+# figure module to register its figures, which does nothing else (tests/test_build.py checks it):
+# that import is not followed. The corpus (attnkit/corpus/*.txt, chapter 12's books) always counts.
+
+def _module_file(dotted: str) -> Path | None:
+    """``attnkit.figures.ch3`` -> attnkit/figures/ch3.py (or a package's __init__.py); None if none."""
+    parts = dotted.split(".")
+    if parts[0] != "attnkit":
+        return None
+    base = ATTNKIT.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
 
 
-def _direct_imports(source: bytes) -> list[str]:
-    """Figure modules (file names) that a figure module's source imports itself. Cached in
-    .cache/figures/ under the source, this file and Python's version (parsing the 14 figure
-    modules cost every build 0.1 s)."""
+def imports_of(source: str, package: str | None = None) -> list[str] | None:
+    r"""The attnkit files (relative to attnkit/) that ``source`` imports itself, or None if it
+    imports modules in a way a reader of the code cannot follow (importlib). ``package``: the
+    dotted package the source lives in (for its relative imports), None outside attnkit.
+
+    >>> imports_of("from attnkit import softmax\nfrom attnkit.figures import render_svg\n")
+    ['__init__.py', 'figures/__init__.py']
+    >>> sorted(p.name for p in closure([ATTNKIT / "core.py"]))   # core imports _checks; attnkit/__init__ imports core
+    ['__init__.py', '_checks.py', 'core.py']
+    """
     import ast
-    import json
 
-    store = Store("figures", ".imports.json")
-    k = key("figure-imports", 1, sources([Path(__file__)]), sys.version, source)
-    cached = store.get(k)
-    if cached is not None:
-        return json.loads(cached)
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module:               # from .ch3 import x
-                found.append(node.module.split(".")[0] + ".py")
-            elif node.level == 0 and node.module and node.module.startswith("attnkit.figures."):
-                found.append(node.module.split(".")[2] + ".py")
-    store.put(k, json.dumps(found).encode("utf-8"))
-    return found
+    found: set[str] = set()
+
+    def add(dotted: str) -> None:
+        parts = dotted.split(".")
+        for n in range(1, len(parts) + 1):   # every package on the way, then the module itself
+            path = _module_file(".".join(parts[:n]))
+            if path is not None:
+                found.add(path.relative_to(ATTNKIT).as_posix())
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if package is None:
+                    continue
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if not module.startswith("attnkit"):
+                continue
+            add(module)
+            for alias in node.names:
+                if _module_file(f"{module}.{alias.name}") is not None:
+                    add(f"{module}.{alias.name}")
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in
+              ("import_module", "__import__") and package != "attnkit.figures"):
+            return None
+    return sorted(found)
 
 
-def imported_figure_modules(name: str, parsed: dict | None = None, folder: Path = FIGURE_DIR) -> set[str]:
-    """Figure modules (file names) that attnkit/figures/<name> imports, directly or not.
-    ``parsed`` remembers each file's direct imports (one parse per file, not per figure)."""
-    parsed = {} if parsed is None else parsed
-    seen, todo = set(), [name]
+def closure(files: Iterable[Path]) -> set[Path] | None:
+    """The attnkit files that ``files`` import, directly or not (see above); None: all of attnkit."""
+    todo, seen = list(files), set()
     while todo:
-        current = todo.pop()
-        if current in seen or not (folder / current).is_file():
+        path = todo.pop()
+        if path in seen:
             continue
-        seen.add(current)
-        if current not in parsed:
-            parsed[current] = _direct_imports((folder / current).read_bytes())
-        todo.extend(parsed[current])
-    return seen
+        seen.add(path)
+        inside = ATTNKIT in path.parents
+        package = ".".join(("attnkit", *path.relative_to(ATTNKIT).parts[:-1])) if inside else None
+        found = imports_of(path.read_text(encoding="utf-8"), package)
+        if found is None:
+            return None
+        todo += [ATTNKIT / name for name in found]
+    return {p for p in seen if ATTNKIT in p.parents}
+
+
+def digest_for(files: Iterable[Path] = (), code: str | None = None) -> str:
+    """Digest of the part of attnkit that ``files`` (and the Python ``code``) can run: the files
+    they import, directly or not, and the corpus. Every file of attnkit when that cannot be told."""
+    files = tuple(sorted(files))
+    k = (files, code)
+    if k in _FROZEN:
+        return _FROZEN[k]
+    starts = list(files)
+    if code is not None:
+        direct = imports_of(code)
+        starts = None if direct is None else starts + [ATTNKIT / name for name in direct]
+    found = None if starts is None else closure(starts)
+    digest = attnkit_digest(True) if found is None else sources(sorted(found) + sorted((ATTNKIT / "corpus").glob("*.txt")))
+    if _FROZEN.get("frozen"):
+        _FROZEN[k] = digest
+    return digest
+
+
+FIGURE_DIR = ATTNKIT / "figures"
 
 
 def _version(module: str) -> str:
@@ -267,7 +332,9 @@ def memo(fn, *args, **kwargs):
         call = pickle.dumps(_arguments(fn, args, kwargs), protocol=5)
     except Exception:
         return fn(*args, **kwargs)
-    k = key("memo", attnkit_digest(figures=False), environment(), fn.__module__, fn.__qualname__, call)
+    module = _module_file(fn.__module__)
+    k = key("memo", 2, attnkit_digest(figures=False) if module is None else digest_for([module]), environment(),
+            fn.__module__, fn.__qualname__, call)
     cached = _MEMO.get(k)
     if cached is not None:
         return pickle.loads(cached)

@@ -140,18 +140,23 @@ class Browser:
         self._browser = browser
 
     def new_page(self, width: int = 1280, height: int = 900, dark: bool = False, csp: bool = False,
-                 scripts: bool = True) -> Page:
+                 scripts: bool = True, touch: bool = False) -> Page:
         """A page in a fresh context. The site's Content-Security-Policy forbids eval, which
         Playwright's ``wait_for_function("an expression")`` uses, so it is bypassed unless
         ``csp=True``: tests/test_pages.py loads every page with the policy in force (Playwright 1.56
         and later evaluate a waited-for function once, which a policy without eval allows).
-        ``scripts=False``: the page as it is before its scripts run, or without JavaScript."""
+        ``scripts=False``: the page as it is before its scripts run, or without JavaScript.
+        ``touch=True``: a phone's touch screen (no hover, coarse pointer), which a desktop window
+        resized to a phone's width is not: Material, for one, makes scrolling code focusable only
+        where the pointer can hover."""
         context = self._browser.new_context(
             viewport={"width": width, "height": height},
             color_scheme="dark" if dark else "light",
             service_workers="block",
             bypass_csp=not csp,
             java_script_enabled=scripts,
+            has_touch=touch,
+            is_mobile=touch,
         )
         return Page(context)
 

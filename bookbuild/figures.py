@@ -21,8 +21,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from .bookcache import (ATTNKIT, FIGURE_SHARED as SHARED, Store, attnkit_digest, environment,
-                        imported_figure_modules as _imported_figure_modules, key, python, sources)
+from .bookcache import ATTNKIT, Store, attnkit_digest, digest_for, environment, key, python
 
 log = logging.getLogger("mkdocs.hooks.figures")
 FIGURE_DIR = ATTNKIT / "figures"
@@ -30,10 +29,10 @@ SVG = Store("figures", ".svg")
 REGISTRY = Store("figures", ".json")
 
 
-def figure_key(fig_id: str, module: str, lang: str, parsed: dict | None = None) -> str:
-    deps = sorted(_imported_figure_modules(module, parsed, FIGURE_DIR) | set(SHARED))
-    return key("figure", 1, lang, fig_id, sources([FIGURE_DIR / d for d in deps]),
-               attnkit_digest(figures=False), environment())
+def figure_key(fig_id: str, module: str, lang: str) -> str:
+    """The language, the figure id, the part of attnkit the figure's module can run (its imports,
+    followed: bookcache.digest_for) and the environment."""
+    return key("figure", 2, lang, fig_id, digest_for([FIGURE_DIR / module]), environment())
 
 
 def registry() -> dict[str, str]:
@@ -53,9 +52,7 @@ def registry() -> dict[str, str]:
 
 def cache_paths(lang: str, found: dict[str, str] | None = None) -> dict[str, Path]:
     """{figure id: where its SVG in ``lang`` is cached}."""
-    parsed: dict[str, list[str]] = {}
-    return {fig_id: SVG.path(figure_key(fig_id, module, lang, parsed))
-            for fig_id, module in sorted((found or registry()).items())}
+    return {fig_id: SVG.path(figure_key(fig_id, module, lang)) for fig_id, module in sorted((found or registry()).items())}
 
 
 def on_files(files, config):

@@ -20,8 +20,8 @@
 under the notebook's bytes only, and evicts every entry the current build did not use. So each
 language gets a cache folder of its own (mkdocs-jupyter's ``cache_dir`` option), named by
 everything else the output depends on: ``.cache/notebooks/<lang>/<key>/``, key = attnkit's sources
-without attnkit/figures/, the figure modules the labs can run (:func:`lab_figure_modules`: editing a
-chapter 3 figure does not re-execute the labs), the environment, nbconvert's settings and the
+the labs can run (:func:`labs_digest`: what their code imports, followed through attnkit, and the
+module of each figure a lab draws by its id: editing a chapter 3 figure does not re-execute the labs), the environment, nbconvert's settings and the
 versions of nbconvert, nbclient, ipykernel, jupytext and mkdocs-jupyter. :func:`configure` writes
 those settings under the cache folder, every build: an IPython startup file that memoizes
 bookcache.MEMOIZED in each kernel (a training run that a figure, a listing and a lab all show is
@@ -41,8 +41,8 @@ from pathlib import Path
 import jupytext
 from mkdocs.exceptions import PluginError
 
-from .bookcache import (ATTNKIT, CACHE, FIGURE_SHARED, MEMOIZED, ROOT, _version, attnkit_digest, attnkit_files,
-                        environment, imported_figure_modules, key, sources, write_atomically)
+from .bookcache import (ATTNKIT, CACHE, MEMOIZED, ROOT, _version, attnkit_digest, digest_for, environment, key,
+                        write_atomically)
 
 LAB = re.compile(r"(^|/)ch\d+/lab-[\w-]+\.py$")
 MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded", async \(\) => \{\s*'
@@ -199,47 +199,33 @@ def configure() -> str:
 
 
 RENDER = re.compile(r"""render_svg\(\s*(?P<q>["'])(?P<id>[\w-]+)(?P=q)""")
-FIGURE_IMPORT = re.compile(r"^\s*(?:from|import)\s+attnkit\.figures\.(?P<module>\w+)", re.M)
 
 
-def lab_figure_modules(docs_dir) -> set[str] | None:
-    """The files of attnkit/figures/ whose code the lab notebooks of ``docs_dir`` can run:
-    attnkit/figures/__init__.py and _style.py, the module of each figure a lab draws with
-    ``render_svg("<id>", ...)`` (a literal id), each figure module a lab imports by name, and
-    the figure modules those import. None (meaning: all of attnkit/figures/) when a lab uses
-    the figures some other way (an id that is not a literal, ``FIGURES``, a figure id no
-    module defines), so the key is never narrower than what the code can reach."""
+def labs_digest(docs_dir) -> str:
+    """The part of attnkit the lab notebooks of ``docs_dir`` can run: what their code imports,
+    followed through attnkit (bookcache.digest_for), and the module of each figure a lab draws
+    with ``render_svg("<id>", ...)`` (a literal id). Every file of attnkit when a lab reaches the
+    figures some other way (an id that is not a literal, ``FIGURES``, an id no module defines), so
+    the key is never narrower than what the code can reach."""
     figure_dir = ATTNKIT / "figures"
     defines = {}
     for path in sorted(figure_dir.glob("*.py")):
         for m in re.finditer(r"""@figure\(\s*["']([\w-]+)["']""", path.read_text(encoding="utf-8")):
-            defines[m[1]] = path.name
-    modules = set(FIGURE_SHARED)
-    for lab in sorted(Path(docs_dir).glob("ch*/lab-*.py")):
+            defines[m[1]] = path
+    labs, drawn = sorted(Path(docs_dir).glob("ch*/lab-*.py")), set()
+    for lab in labs:
         text = lab.read_text(encoding="utf-8")
-        uses = len(re.findall(r"render_svg\(", text))
         ids = [m["id"] for m in RENDER.finditer(text)]
-        if uses != len(ids) or any(i not in defines for i in ids) or "FIGURES" in text \
-                or re.search(r"from\s+attnkit\s+import\s+[^\n]*\bfigures\b|attnkit\.figures\.(?!_style\b)\w+\(", text):
-            return None
-        modules |= {defines[i] for i in ids}
-        modules |= {m["module"] + ".py" for m in FIGURE_IMPORT.finditer(text)}
-    parsed: dict = {}
-    for name in sorted(modules):
-        modules = modules | imported_figure_modules(name, parsed, figure_dir)
-    return modules
-
-
-def lab_figures_digest(docs_dir) -> str:
-    modules = lab_figure_modules(docs_dir)
-    files = attnkit_files(figures=True) if modules is None else [ATTNKIT / "figures" / m for m in sorted(modules)]
-    return sources([p for p in files if "figures" in p.relative_to(ATTNKIT).parts[:-1]])
+        if len(re.findall(r"render_svg\(", text)) != len(ids) or any(i not in defines for i in ids) or "FIGURES" in text:
+            return attnkit_digest(figures=True)
+        drawn |= {defines[i] for i in ids}
+    return digest_for([*labs, *sorted(drawn)])
 
 
 def on_config(config):
     if "mkdocs-jupyter" in config.plugins:
         lang = config.theme["language"]
-        nb = key("notebooks", 3, lang, configure(), attnkit_digest(figures=False), lab_figures_digest(config.docs_dir),
+        nb = key("notebooks", 4, lang, configure(), labs_digest(config.docs_dir),
                  environment(), *[_version(p) for p in ("nbconvert", "nbclient", "ipykernel", "jupytext", "mkdocs-jupyter")])
         config.plugins["mkdocs-jupyter"].config["cache_dir"] = str(CACHE / "notebooks" / lang / nb[:24])
     return config

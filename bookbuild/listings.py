@@ -120,27 +120,30 @@ def expand(markdown: str, lang: str, page: str = "a page") -> str:
         printed = output(code, f"snippets/{match['path']} (included by {page})")
         indent = match["indent"]
         fence = "`" * max([3] + [len(run) + 1 for run in re.findall("`+", code + printed)])
-        blocks = [f"{fence}python\n{code.rstrip()}\n{fence}"] + [f"{fence}text\n{printed.rstrip()}\n{fence}"] * bool(printed.strip())
-        return "\n\n".join("".join(f"{indent}{line}".rstrip() + "\n" for line in block.splitlines()).rstrip("\n")
-                             for block in blocks)
+        source = "".join(f"{indent}{line}".rstrip() + "\n" for line in f"{fence}python\n{code.rstrip()}\n{fence}".splitlines())
+        if not printed.strip():
+            return source.rstrip("\n")
+        # what the listing printed, every space kept (a line may end in spaces that line up a column)
+        result = "".join(f"{indent}{line}\n" if line else "\n" for line in f"{fence}text\n{printed.rstrip(chr(10))}\n{fence}".splitlines())
+        return source + "\n" + result.rstrip("\n")
 
     return FENCE.sub(replace, markdown)
 
 
 def output(code: str, where: str) -> str:
     """What ``code`` prints, run in this process as ``python`` would run the file, cached in
-    .cache/listings/ under the code, attnkit (with attnkit/figures/ only if the code names
-    ``figures``) and the environment (bookbuild/bookcache.py). A listing that raises is logged as
+    .cache/listings/ under the code, the part of attnkit it can run (its imports, followed:
+    bookcache.digest_for) and the environment (bookbuild/bookcache.py). A listing that raises is logged as
     an error with ``where`` and the lines of the listing the error passed through: the strict
     build fails at its end, after reporting every other problem too."""
     import logging
 
     from mkdocs.exceptions import PluginError
 
-    from .bookcache import Store, attnkit_digest, environment, key
+    from .bookcache import Store, digest_for, environment, key
 
     store = Store("listings", ".txt")
-    k = key("listing", 2, code, attnkit_digest(figures="figures" in code), environment())
+    k = key("listing", 3, code, digest_for(code=code), environment())
     cached = store.get(k)
     if cached is None:
         try:
@@ -174,7 +177,7 @@ def run(code: str, where: str) -> str:
         raise PluginError(f"Listing {where} failed: {type(error).__name__}: {error}\n" + "\n".join(frames)) from None
     if not had_figures and "attnkit.figures" in sys.modules and "figures" not in code:
         raise PluginError(f"Listing {where} imported attnkit.figures without naming it: "
-                          "the listing cache (keyed by the code) cannot see that dependency")
+                          "the listing cache (keyed by what the code imports) cannot see that dependency")
     return printed.getvalue()
 
 

@@ -18,6 +18,7 @@ import importlib
 import pkgutil
 import re
 import types
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -33,15 +34,35 @@ for _info in pkgutil.iter_modules(attnkit.__path__):
         importlib.import_module(f"attnkit.{_info.name}")
 
 
+def fixed(x, digits: int) -> str:
+    """x with ``digits`` decimals, a tie rounded away from zero as a reader rounds by hand:
+    fixed(6.25, 1) -> 6.3 (Python's format gives 6.2: it rounds an exact tie to even), and
+    fixed(-0.0015, 3) -> −0.002, with a real minus sign (U+2212), not a hyphen.
+
+    The tie is read from the float's shortest decimal form, the one Python prints (repr), so a
+    number a reader sees as 2.675 rounds as 2.675 does.
+    """
+    x = float(x)
+    if not np.isfinite(x):
+        return str(x)
+    text = str(Decimal(repr(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    return "\u2212" + text[1:] if text.startswith("-") and text.strip("-0.") else text.lstrip("-")
+
+
 def _plain(x: float) -> str:
     """A float without exponent or trailing zeros: 1100.0 -> 1100, 1.20 -> 1.2."""
     return np.format_float_positional(x, trim="-")
 
 
+def _minus(text: str) -> str:
+    """A leading hyphen-minus as the minus sign U+2212: -2.3 万 -> −2.3 万."""
+    return "\u2212" + text[1:] if text.startswith("-") else text
+
+
 def sci(x, sig: int = 2) -> str:
     """x in scientific notation as printed in a book: sci(2.1e-9) -> 2.1×10⁻⁹, sci(3e5, 1) -> 3×10⁵."""
     mantissa, exponent = f"{float(x):.{sig - 1}e}".split("e")
-    return f"{_plain(float(mantissa))}×{power(int(exponent))}"
+    return _minus(f"{_plain(float(mantissa))}×{power(int(exponent))}")
 
 
 def zhnum(x, sig: int = 2) -> str:
@@ -53,12 +74,12 @@ def zhnum(x, sig: int = 2) -> str:
         return _plain(x) if np.isfinite(x) else str(x)
     r = float(f"{x:.{sig}g}")
     if abs(r) >= 1e8:
-        return f"{_plain(round(r / 1e8, 12))} 亿"
+        return _minus(f"{_plain(round(r / 1e8, 12))} 亿")
     if abs(r) >= 1e4:
-        return f"{_plain(round(r / 1e4, 12))} 万"
+        return _minus(f"{_plain(round(r / 1e4, 12))} 万")
     if abs(r) < 1e-3:
         return sci(r, sig)
-    return _plain(r)
+    return _minus(_plain(r))
 
 
 # "约 275.8 万次", never "约 275.8 万 次": zhnum writes "275.8 万" (a space after the Western
@@ -121,13 +142,13 @@ def define_env(env):
 
     @env.macro
     def num(x, digits: int = 3) -> str:
-        """A number rounded to ``digits`` decimals, trailing zeros kept: num(0.94649, 3) -> 0.946."""
-        return f"{float(x):.{digits}f}"
+        """A number rounded to ``digits`` decimals, trailing zeros kept: num(0.94649, 3) -> 0.946 (see fixed)."""
+        return fixed(x, digits)
 
     @env.macro
     def pct(x, digits: int = 1) -> str:
-        """A share as a percentage: pct(0.94649) -> 94.6%."""
-        return f"{100 * float(x):.{digits}f}%"
+        """A share as a percentage: pct(0.94649) -> 94.6%, pct(1 / 16) -> 6.3% (see fixed)."""
+        return f"{fixed(100 * float(x), digits)}%"
 
     env.macro(zhnum)
     env.macro(sci)
@@ -135,4 +156,4 @@ def define_env(env):
     @env.macro
     def vec(xs, digits: int = 3) -> str:
         """A vector as [a, b, c] with ``digits`` decimals."""
-        return "[" + ", ".join(f"{float(x):.{digits}f}" for x in np.ravel(xs)) + "]"
+        return "[" + ", ".join(fixed(x, digits) for x in np.ravel(xs)) + "]"

@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import yaml
 from mkdocs.structure.files import File
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
@@ -24,10 +25,12 @@ from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from .bookcache import Store, attnkit_digest, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
+from .bookcache import Store, digest_for, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
 from .exercise_pages import exercises_data, inputs as exercise_inputs  # bookbuild/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
+LABELS_FILE = Path(__file__).resolve().parents[1] / "docs" / "widget-labels.yml"
+LABELS = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))   # each widget's words, per language
 
 PE_POSITIONS, PE_D_MODEL = 50, 16          # the positional-encoding explorer's table
 DIVISORS = np.geomspace(0.25, 8.0, 31)     # the four-steps slider: scores are divided by these
@@ -155,56 +158,7 @@ GPT_CODE = {
     "run": "import playground\nfrom attnkit import live_training\n"
            "playground._emit('gpt', live_training.live_run({k}))\n",
 }
-GPT_LABELS = {
-    "zh": {
-        "start": "开始训练", "resume": "继续训练", "pause": "暂停", "reset": "重来",
-        "seed": "随机种子", "lr": "学习率", "loss": "损失（对数刻度）", "step": "训练步数",
-        "reference": "本书构建时（种子 {seed}、学习率 {lr}）的损失", "live": "你这次训练的损失",
-        "head": "头 {n}", "query": "查询", "key": "键",
-        "idle": "按“开始训练”：浏览器先要装好 Python（第一次要几秒），然后从随机权重练起。",
-        "loading": "正在浏览器里准备 Python 和 NumPy……",
-        "running": "第 {step} / {steps} 步，损失 {loss}",
-        "pausing": "正在暂停：已经交给 Python 的几步算完就停（现在第 {step} 步）……",
-        "paused": "已暂停：第 {step} 步，损失 {loss}",
-        "again": "再练一遍", "retry": "再试一次",
-        "started": "Python 准备好了，开始训练，一共 {steps} 步。",
-        "guess": "瞎猜的损失：ln {v} ≈ {loss}（{v} 个字母机会均等）",
-        "mapsLegend": "每张图里，一行是一个正在猜下一个字母的位置（查询），一列是它看的位置（键），格子越深，权重越大。"
-                      "虚线以下的行猜的是后半句的字母，这些字母前半句里都出现过，只有这几行计分。",
-        "done": "练完了：{steps} 步，最后一步的损失 {loss}",
-        "matches": "和本书构建时用 CPython 算出的每一步损失一致（差距不超过 {tol}）。",
-        "differs": "第 {step} 步的损失和本书构建时不同：{a} 对 {b}。",
-        "otherSettings": "换了种子或学习率，所以和本书构建时的曲线不同。",
-        "failed": "Python 没能在浏览器里启动：{error}",
-        "error": "训练出错：{error}",
-        "mapsTitle": "两个头在序列 {example} 上的注意力（第 {step} 步）",
-        "changeResets": "改种子或学习率会从头开始。",
-    },
-    "en": {
-        "start": "Start training", "resume": "Resume", "pause": "Pause", "reset": "Reset",
-        "seed": "Seed", "lr": "Learning rate", "loss": "loss (log scale)", "step": "training step",
-        "reference": "the book's build (seed {seed}, learning rate {lr})", "live": "your run",
-        "head": "head {n}", "query": "query", "key": "key",
-        "idle": "Press \u201cStart training\u201d: your browser first sets up Python (a few seconds the first time), then trains from random weights.",
-        "loading": "Setting up Python and NumPy in your browser\u2026",
-        "running": "Step {step} of {steps}, loss {loss}",
-        "pausing": "Pausing: finishing the steps Python already has (now at step {step})\u2026",
-        "paused": "Paused at step {step}, loss {loss}",
-        "again": "Train again", "retry": "Try again",
-        "started": "Python is ready: training starts, {steps} steps in all.",
-        "guess": "the loss of guessing: ln {v} \u2248 {loss} ({v} letters, all equally likely)",
-        "mapsLegend": "In each map a row is a position guessing the next letter (the query) and a column is a position it looks at (the key); the darker the cell, the more weight. "
-                      "Rows below the dotted line guess letters of the second half, which all appeared in the first half: only these rows are scored.",
-        "done": "Done: {steps} steps, last loss {loss}",
-        "matches": "Every step's loss equals the one CPython computed when the book was built (to within {tol}).",
-        "differs": "The loss at step {step} differs from the book's build: {a} against {b}.",
-        "otherSettings": "Another seed or learning rate, so the curve differs from the book's build.",
-        "failed": "Python could not start in your browser: {error}",
-        "error": "Training failed: {error}",
-        "mapsTitle": "Both heads' attention on the sequence {example} (step {step})",
-        "changeResets": "Changing the seed or the learning rate starts over.",
-    },
-}
+GPT_LABELS = LABELS["train-gpt"]
 
 
 LIVE_TOLERANCE = 1e-9     # how far the browser's losses may be from CPython's
@@ -243,34 +197,7 @@ def train_gpt_data(lang: str) -> dict:
 # ---- chapter 10.3: rotate the pairs (overrides/assets/widgets/rope.js) ----
 ROPE_N = 32                 # positions 0..31 on the sliders
 ROPE_SHOWN = (0, 1)         # the pairs drawn as arrows (the fastest two)
-ROPE_LABELS = {
-    "zh": {
-        "i": "查询的位置 i", "j": "键的位置 j", "back": "两个一起左移", "forward": "两个一起右移",
-        "pair": "第 {p} 对（每个位置转 {w} 弧度）",
-        "turns": "q 转了 i·ω = {qa} 弧度，k 转了 j·ω = {ka} 弧度，两者相差 (i − j)·ω = {gap} 弧度",
-        "adds": "这一对给分数贡献 {v}",
-        "rest": "另外 {n} 对转得很慢，合计贡献 {v}",
-        "score": "分数（{d} 维，{n} 对加起来）：{v}",
-        "offset": "i − j = {d}",
-        "same": "i − j 同为 {d} 的其他位置，分数都一样：",
-        "arrows": "第 {p} 对：查询 q（橙）和键 k（蓝）转过之后的箭头",
-        "other": "i = {a}，j = {b}：{v}",
-        "live": "i = {i}，j = {j}，分数 {v}",
-    },
-    "en": {
-        "i": "Query position i", "j": "Key position j", "back": "Both one step left", "forward": "Both one step right",
-        "pair": "Pair {p} (turns {w} rad per position)",
-        "turns": "q turned by i·ω = {qa} rad, k by j·ω = {ka} rad; between them (i − j)·ω = {gap} rad",
-        "adds": "this pair adds {v} to the score",
-        "rest": "the other {n} pairs turn slowly and add {v} together",
-        "score": "Score ({d} dimensions, {n} pairs added up): {v}",
-        "offset": "i − j = {d}",
-        "same": "Other positions with the same i − j = {d} give the same score:",
-        "arrows": "Pair {p}: the query q (orange) and the key k (blue) after turning",
-        "other": "i = {a}, j = {b}: {v}",
-        "live": "i = {i}, j = {j}, score {v}",
-    },
-}
+ROPE_LABELS = LABELS["rope"]
 
 
 def rope_data(lang: str) -> dict:
@@ -301,33 +228,7 @@ def rope_data(lang: str) -> dict:
 # tests/test_kv_widget.py checks what it shows against attnkit.kv_bytes for every model and dtype.
 KV_CONTEXTS = [2 ** p for p in range(10, 21)]      # the context slider: 1K ... 1M tokens
 KV_DEFAULT = {"model": "llama-3-8b", "context": 131072, "dtype": "bf16"}
-KV_LABELS = {
-    "zh": {
-        "model": "模型", "context": "上下文长度", "dtype": "每个数的格式",
-        "tokens": "{n} 个词元（{k}）", "variant": "做法", "perToken": "每个词元", "whole": "整段上下文",
-        "times": "是实际的几倍", "caption": "{model}：一条 {n} 个词元的序列，{dtype}",
-        "beyond": "注意：这比模型卡写明的上下文长度（{n} 个词元）还长。",
-        "announce": "{model}，{n} 个词元，{dtype}：{parts}",
-        "own": "实际做法：{what}", "mha": "假如每个查询头都有自己的键和值（MHA）", "mqa": "假如只有 1 个键/值头（MQA）",
-        "gqaWhat": "{kv} 个键/值头给 {h} 个查询头", "mhaWhat": "MHA，{h} 个头各有自己的键和值",
-        "mlaWhat": "MLA，每个词元存 {c} 个数的潜向量和 {r} 个数的 RoPE 键",
-        "windowWhat": "；{s} / {l} 层只留最近 {w} 个词元",
-        "noWindow": "（不算滑动窗口）", "source": "配置来源",
-    },
-    "en": {
-        "model": "Model", "context": "Context length", "dtype": "Number format",
-        "tokens": "{n} tokens ({k})", "variant": "attention", "perToken": "per token", "whole": "whole context",
-        "times": "times as built", "caption": "{model}: one sequence of {n} tokens, {dtype}",
-        "beyond": "Note: longer than the context its model card states ({n} tokens).",
-        "announce": "{model}, {n} tokens, {dtype}: {parts}",
-        "own": "as built: {what}", "mha": "if every query head had its own keys and values (MHA)",
-        "mqa": "if there were one key/value head (MQA)",
-        "gqaWhat": "{kv} key/value heads for {h} query heads", "mhaWhat": "MHA, {h} heads with their own keys and values",
-        "mlaWhat": "MLA, a latent of {c} numbers and a RoPE key of {r} per token",
-        "windowWhat": "; {s} of {l} layers keep only the last {w} tokens",
-        "noWindow": " (no sliding windows)", "source": "configuration",
-    },
-}
+KV_LABELS = LABELS["kv-calculator"]
 
 
 def _kv_what(m, labels) -> str:
@@ -375,62 +276,7 @@ INDUCTION_CODE = {
            "playground._emit('induction', induction.live_run({k}))\n",
 }
 REPLAY_TOLERANCE = 1e-9     # a live loss this close to the build's counts as the same number
-REPLAY_LABELS = {
-    "zh": {
-        "intro": "滑块回放的是本书构建时那一次训练（种子 {seed}），每 {every} 步存一次。"
-                 "也可以按“在浏览器里训练”，让你的浏览器从随机权重开始，把同一个模型现场练一遍。",
-        "start": "在浏览器里训练", "resume": "继续训练", "pause": "暂停", "again": "再练一遍", "retry": "再试一次",
-        "seed": "随机种子", "changeResets": "改种子会从头开始。",
-        "idle": "还没开始现场训练。", "loading": "正在浏览器里准备 Python 和 NumPy……",
-        "started": "Python 准备好了，开始训练，一共 {steps} 步。",
-        "running": "现场训练：第 {step} / {steps} 步，重复部分的损失 {loss}",
-        "pausing": "正在暂停：已经交给 Python 的几步算完就停（现在第 {step} 步）……",
-        "paused": "已暂停：第 {step} 步，损失 {loss}",
-        "done": "练完了：{steps} 步，重复部分的损失 {loss}",
-        "failed": "Python 没能在浏览器里启动：{error}", "error": "训练出错：{error}",
-        "same": "到第 {step} 步为止，你的每个损失都和本书构建时算的一样（差距不超过 {tol}）。",
-        "parted": "到第 {last} 步为止和本书构建时一样；从第 {step} 步起分开了（{a} 对 {b}）："
-                  "浏览器里的 NumPy 有些加法的舍入和构建时不同，差别在训练的突变处被放大。",
-        "otherSeed": "换了种子，所以曲线和本书构建时的不同。",
-        "show": "显示", "showBuild": "本书构建时的训练", "showLive": "你这次的训练",
-        "slider": "训练步数", "step": "第 {step} / {steps} 步，重复部分的损失 {loss}",
-        "loss": "损失", "axisStep": "训练步数",
-        "curveBuild": "本书构建时（种子 {seed}）：新序列上重复部分的损失", "curveLive": "你这次的训练",
-        "guess": "瞎猜的损失：ln {v} ≈ {loss}",
-        "head": "头", "previous": "前一个词元分数", "prefix": "前缀匹配分数",
-        "pick": "看哪个头的注意力", "query": "查询", "key": "键",
-        "mapTitle": "{head} 在新序列 {example} 上的注意力（第 {step} 步）",
-        "mapLegend": "一行是一个正在猜下一个字母的位置（查询），一列是它看的位置（键），颜色越浓，权重越大。"
-                     "两条虚线之间的行在第二遍里：它们要猜的字母在第一遍里出现过；第一遍所在的列用竖线标出。",
-    },
-    "en": {
-        "intro": "The slider replays the run the book's build trained (seed {seed}), saved every {every} steps. "
-                 "Or press \u201cTrain in your browser\u201d and your browser trains the same model live, from random weights.",
-        "start": "Train in your browser", "resume": "Resume", "pause": "Pause", "again": "Train again", "retry": "Try again",
-        "seed": "Seed", "changeResets": "Changing the seed starts over.",
-        "idle": "No live training yet.", "loading": "Setting up Python and NumPy in your browser\u2026",
-        "started": "Python is ready: training starts, {steps} steps in all.",
-        "running": "Training live: step {step} of {steps}, loss on the repeated part {loss}",
-        "pausing": "Pausing: finishing the steps Python already has (now at step {step})\u2026",
-        "paused": "Paused at step {step}, loss {loss}",
-        "done": "Done: {steps} steps, loss on the repeated part {loss}",
-        "failed": "Python could not start in your browser: {error}", "error": "Training failed: {error}",
-        "same": "Up to step {step}, every loss of yours equals the one the book's build computed (to within {tol}).",
-        "parted": "The same as the book's build up to step {last}; from step {step} the runs part ({a} against {b}): "
-                  "your browser's NumPy rounds some sums differently, and the sudden change in training magnifies the difference.",
-        "otherSeed": "Another seed, so the curve differs from the book's build.",
-        "show": "Show", "showBuild": "the book's build", "showLive": "your run",
-        "slider": "Training step", "step": "Step {step} of {steps}, loss on the repeated part {loss}",
-        "loss": "loss", "axisStep": "training step",
-        "curveBuild": "the book's build (seed {seed}): loss of the repeated part, on new sequences", "curveLive": "your run",
-        "guess": "the loss of guessing: ln {v} \u2248 {loss}",
-        "head": "head", "previous": "previous-token score", "prefix": "prefix-matching score",
-        "pick": "Whose attention to show", "query": "query", "key": "key",
-        "mapTitle": "{head}: attention on the new sequence {example} (step {step})",
-        "mapLegend": "A row is a position guessing the next letter (the query), a column a position it looks at (the key); the stronger the colour, the more weight. "
-                     "Rows between the two dashed lines are in the second copy: the letter they guess appeared in the first copy, whose columns the solid lines mark.",
-    },
-}
+REPLAY_LABELS = LABELS["induction-replay"]
 
 
 def induction_replay_data(lang: str) -> dict:
@@ -462,43 +308,7 @@ def induction_replay_data(lang: str) -> dict:
 
 
 # ---- chapter 12: sample from the model of real text (overrides/assets/widgets/sample-text.js) ----
-SAMPLE_LABELS = {
-    "zh": {
-        "prompt": "开头（只能用《论语》里出现过的字）", "temperature": "温度", "topK": "top-k", "topP": "top-p",
-        "seed": "随机种子", "sample": "采样",
-        "hint": "按“采样”后，浏览器先下载模型的权重（约 {kb} KB，只下载一次），然后一个字一个字地往下写。"
-                "温度低于 1 更保守，高于 1 更冒险；top-k 只在最可能的 k 个字里抽；top-p 只在累计概率到 p 的那几个字里抽。",
-        "idle": "还没有采样。",
-        "loading": "正在下载模型的权重……",
-        "writing": "正在一个字一个字地写……",
-        "done": "写了 {n} 个字（用时 {ms} 毫秒）。同样的开头、设置和种子，总会写出同样的字。",
-        "empty": "请先写一个开头。",
-        "unknown": "模型不认识这些字：{chars}。它只认识《论语》里出现过的字，请换一个开头。",
-        "badTemperature": "温度要在 {min} 到 {max} 之间。",
-        "badTopK": "top-k 要是 1 到 {max} 之间的整数。",
-        "badTopP": "top-p 要大于 0、不超过 1。",
-        "badSeed": "随机种子要是 0 到 9999 之间的整数。",
-        "failed": "模型没能加载：{error}",
-    },
-    "en": {
-        "prompt": "Your opening (characters that occur in Alice)", "temperature": "Temperature", "topK": "top-k",
-        "topP": "top-p", "seed": "Seed", "sample": "Sample",
-        "hint": "When you press \u201cSample\u201d, your browser first downloads the model\u2019s weights (about {kb} KB, once), "
-                "then writes one character at a time. A temperature below 1 plays safe, above 1 takes risks; top-k draws only "
-                "among the k likeliest characters; top-p only among the few whose probabilities add up to p.",
-        "idle": "Nothing sampled yet.",
-        "loading": "Downloading the model\u2019s weights\u2026",
-        "writing": "Writing, one character at a time\u2026",
-        "done": "Wrote {n} characters (in {ms} ms). The same opening, settings and seed always write the same text.",
-        "empty": "Write an opening first.",
-        "unknown": "The model does not know these characters: {chars}. It knows only the characters of Alice in Wonderland: try another opening.",
-        "badTemperature": "The temperature must be between {min} and {max}.",
-        "badTopK": "top-k must be a whole number from 1 to {max}.",
-        "badTopP": "top-p must be above 0 and at most 1.",
-        "badSeed": "The seed must be a whole number from 0 to 9999.",
-        "failed": "The model could not be loaded: {error}",
-    },
-}
+SAMPLE_LABELS = LABELS["sample-text"]
 SAMPLE_TEMPERATURES = (0.1, 3.0)
 
 
@@ -553,13 +363,19 @@ TRAINED = ("sample-text.json", "train-gpt.json", "induction-replay.json")
 
 
 def cache_paths(lang: str) -> dict[str, Path]:
-    """{file name under data/widgets/: where it is cached in ``lang``}."""
-    here = sources([Path(__file__)])
-    paths = {f"{name}.json": Store("widgets", ".json").path(
-        key("widget", 1, name, lang, here, attnkit_digest(figures=False), environment(), *_inputs_beyond_attnkit(name, lang)))
-        for name in BUILDERS}
-    paths[BINARY] = Store("widgets", ".bin").path(
-        key("widget-bin", 1, "sample-text", lang, here, attnkit_digest(figures=False), environment()))
+    """{file name under data/widgets/: where it is cached in ``lang``}. The key: the widget, the
+    language, this file, the words, the part of attnkit this file can run (bookcache.digest_for;
+    for the exercises, also what the exercise files run, and bookbuild/exercise_pages.inputs)."""
+    from .exercise_pages import EXERCISES
+
+    here = sources([Path(__file__), LABELS_FILE])
+    runs = digest_for([Path(__file__)])
+    paths = {}
+    for name in BUILDERS:
+        run = digest_for([Path(__file__), *sorted(EXERCISES.glob("ch*/*.py"))]) if name == "exercises" else runs
+        k = key("widget", 2, name, lang, here, run, environment(), *_inputs_beyond_attnkit(name, lang))
+        paths[f"{name}.json"] = Store("widgets", ".json").path(k)
+    paths[BINARY] = Store("widgets", ".bin").path(key("widget-bin", 2, "sample-text", lang, here, runs, environment()))
     return paths
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnkit.basics import dot, fit_line, line_loss, line_loss_slope, matmul_by_dots, nudge_slope, relu
+from attnkit.basics import angle_degrees, dot, fit_line, line_loss, line_loss_slope, matmul_by_dots, nudge_slope, relu
 
 
 def test_dot_is_signed_and_matches_numpy():
@@ -11,6 +11,15 @@ def test_dot_is_signed_and_matches_numpy():
     a, b = rng.normal(size=(2, 7))
     assert dot(a, b) == pytest.approx(a @ b)
     assert dot([1, 1], [2, 1]) > 0 and dot([1, 1], [1, -1]) == 0 and dot([1, 1], [-2, -1]) < 0
+
+
+def test_angle_follows_the_cosine_and_the_sign_of_the_dot_product():
+    rng = np.random.default_rng(0)
+    for a, b in rng.normal(size=(20, 2, 5)):
+        expected = np.degrees(np.arccos(a @ b / np.linalg.norm(a) / np.linalg.norm(b)))
+        assert angle_degrees(a, b) == pytest.approx(expected)
+        assert (angle_degrees(a, b) > 90) == (dot(a, b) < 0)
+    assert angle_degrees([3, 1], [6, 2]) == 0.0 and angle_degrees([3, 1], [-3, -1]) == 180.0
 
 
 def test_matmul_is_many_dot_products():
@@ -42,6 +51,7 @@ def test_relu():
     "call, message",
     [
         (lambda: dot([1, 2], [1, 2, 3]), "same length, got 2 and 3"),
+        (lambda: angle_degrees([0, 0], [1, 2]), "non-zero vectors: a zero vector has no direction"),
         (lambda: dot([[1, 2]], [1, 2]), r"a must be one vector of shape \(n,\)"),
         (lambda: matmul_by_dots(np.ones((2, 3)), np.ones((2, 3))), r"got a \(2, 3\) and b \(2, 3\)"),
         (lambda: line_loss(1.0, [1, 2], [1]), "one y per x"),

@@ -68,46 +68,60 @@ def test_tools_do_not_import_from_tests():
     assert not offenders, f"tools/ must not import from tests/ (move the helper to tools/): {offenders}"
 
 
-def test_figure_key_follows_its_module_language_and_environment(tmp_path, monkeypatch):
+def hashed(monkeypatch) -> list:
+    """The file lists bookcache.sources is asked to hash from now on (each call's names)."""
+    calls = []
+
+    def record(paths):
+        names = sorted(p.relative_to(ROOT).as_posix() for p in paths)
+        calls.append(names)
+        return bookcache.key(names)
+
+    monkeypatch.setattr(bookcache, "sources", record)
+    monkeypatch.setattr(bookcache, "_FROZEN", {})
+    return calls
+
+
+def test_figure_key_follows_its_module_what_it_imports_language_and_environment(monkeypatch):
+    """A figure's key covers its module, what the module imports through attnkit (other figure
+    modules, _style, the numbers it draws from) and nothing else: editing guard.py or another
+    chapter's figures redraws nothing of chapter 3."""
     figures = import_module("bookbuild.figures")
-    fake = tmp_path / "figures"
-    fake.mkdir()
-    for name in ("__init__.py", "_style.py", "ch3.py", "ch4.py"):
-        (fake / name).write_text(f"# {name}\n")
-    monkeypatch.setattr(figures, "FIGURE_DIR", fake)
-    # the fake modules by their path under tmp_path, as bookcache.sources keys files under the repository
-    monkeypatch.setattr(figures, "sources", lambda paths: bookcache.key(
-        *[(p.relative_to(tmp_path).as_posix(), p.read_bytes()) for p in sorted(paths)]))
+    calls = hashed(monkeypatch)
     k = figures.figure_key("ch3-x", "ch3.py", "zh")
     assert figures.figure_key("ch3-x", "ch3.py", "en") != k, "language"
     assert figures.figure_key("ch3-y", "ch3.py", "zh") != k, "figure id"
-    (fake / "ch4.py").write_text("# another module changed\n")
-    assert figures.figure_key("ch3-x", "ch3.py", "zh") == k, "an unrelated figure module changed the key"
-    (fake / "ch3.py").write_text("from .ch4 import helper\n")
-    k2 = figures.figure_key("ch3-x", "ch3.py", "zh")
-    assert k2 != k, "its own module"
-    (fake / "ch4.py").write_text("# imported module changed\n")
-    assert figures.figure_key("ch3-x", "ch3.py", "zh") != k2, "a figure module it imports"
-    (fake / "_style.py").write_text("# style changed\n")
-    assert figures.figure_key("ch3-x", "ch3.py", "zh") != k2, "the shared style"
+    names = set(calls[0])
+    assert {"attnkit/figures/ch3.py", "attnkit/figures/_style.py", "attnkit/figures/__init__.py", "attnkit/core.py",
+            "attnkit/__init__.py"} <= names, names
+    assert not names & {"attnkit/figures/ch4.py", "attnkit/guard.py", "attnkit/exercise.py", "attnkit/induction.py"}, names
+    calls.clear()
+    figures.figure_key("ch11-maps", "ch11.py", "zh")
+    assert {"attnkit/induction.py", "attnkit/tinygpt.py", "attnkit/training.py"} <= set(calls[0])
 
 
-def test_notebooks_are_keyed_by_the_figure_modules_the_labs_can_run(tmp_path):
+def test_notebooks_are_keyed_by_what_the_labs_can_run(tmp_path, monkeypatch):
     labs = import_module("bookbuild.labs")
+    calls = hashed(monkeypatch)
     for lang in ("zh", "en"):
-        modules = labs.lab_figure_modules(ROOT / "docs" / lang)
-        assert modules is not None and {"__init__.py", "_style.py", "ch4.py"} <= modules, modules
-        assert "ch3.py" not in modules, "a chapter 3 figure edit would re-execute the labs"
+        calls.clear()
+        labs.labs_digest(ROOT / "docs" / lang)
+        names = set(calls[-1])
+        assert {"attnkit/figures/ch4.py", "attnkit/heads.py", "attnkit/figures/__init__.py"} <= names, names
+        assert "attnkit/figures/ch3.py" not in names, "a chapter 3 figure edit would re-execute the labs"
     lab = tmp_path / "ch1" / "lab-x.py"
     lab.parent.mkdir()
-    for text, expected in [('render_svg("ch3-softmax-amplify", "zh")', "ch3.py"),
-                           ("from attnkit.figures.ch9 import x", "ch9.py")]:
+    for text, expected in [('render_svg("ch3-softmax-amplify", "zh")', "attnkit/figures/ch3.py"),
+                           ("from attnkit.figures.ch9 import x", "attnkit/figures/ch9.py")]:
         lab.write_text(text + "\n", encoding="utf-8")
-        assert expected in labs.lab_figure_modules(tmp_path), text
+        calls.clear()
+        labs.labs_digest(tmp_path)
+        assert expected in calls[-1], text
+    whole = bookcache.attnkit_digest(True)
     for text in ["render_svg(fig_id, 'zh')", 'render_svg("no-such-figure", "zh")', "from attnkit.figures import FIGURES",
-                 "from attnkit import figures"]:
+                 "import importlib\nimportlib.import_module('attnkit.x')"]:
         lab.write_text(text + "\n", encoding="utf-8")
-        assert labs.lab_figure_modules(tmp_path) is None, f"{text}: should key by every figure module"
+        assert labs.labs_digest(tmp_path) == whole, f"{text}: should key by every file of attnkit"
 
 
 def test_lab_pages_do_not_depend_on_jupytexts_random_cell_ids():
@@ -290,7 +304,8 @@ def test_serve_rebuilds_only_the_language_an_edit_touches():
 def test_serve_runs_the_data_step_only_after_edits_that_can_change_figures_or_widgets():
     for path in ("docs/zh/ch3/softmax.md", "docs/en/ch3/softmax.md", "snippets/ch3/qkv.py"):
         assert not serve_tool.needs_data(ROOT / path), path
-    for path in ("attnkit/core.py", "attnkit/figures/ch3.py", "exercises/ch3/softmax.py", "bookbuild/widgets.py", "mkdocs.yml"):
+    for path in ("attnkit/core.py", "attnkit/figures/ch3.py", "exercises/ch3/softmax.py", "bookbuild/widgets.py", "mkdocs.yml",
+                 "docs/widget-labels.yml"):
         assert serve_tool.needs_data(ROOT / path), path
     assert "exercises" in serve_tool.WATCHED, "an edited exercise must be rebuilt"
 
@@ -510,7 +525,7 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
               if without_measurements(rel, served_tree.get(rel, b"")) != without_measurements(rel, cold_tree[rel])]
     assert not differ, f"served files that differ from a cold build after the edits: {differ[:20]}"
     log_text = (tmp_path / "serve.log").read_text(encoding="utf-8")
-    assert re.search(r"data \[\s*1/\d+\] figure ch3-softmax-amplify \(zh\)", log_text), "the figure edit: the data step redrew it"
+    assert re.search(r"data \[\s*\d+/\d+\] figure ch3-softmax-amplify \(zh\)", log_text), "the figure edit: the data step redrew it"
     with pytest.raises(urllib.error.HTTPError):
         fetch(f"{base}/print_page/")
     cold_svg = (tmp_path / "cold" / "figures" / "ch3-softmax-amplify.svg").read_bytes()

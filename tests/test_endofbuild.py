@@ -113,9 +113,16 @@ def test_katex_usage_from_the_cache_follows_each_page(tmp_path, monkeypatch):
     assert katex_math.site_usage(site) == again
 
 
-def test_figure_imports_are_cached_under_the_source(tmp_path, monkeypatch):
-    monkeypatch.setattr(bookcache, "CACHE", tmp_path)
-    source = b"from .ch3 import a\nfrom attnkit.figures.ch4 import b\nimport attnkit.figures.ch5\n"
-    assert bookcache._direct_imports(source) == ["ch3.py", "ch4.py"] and list(tmp_path.rglob("*.imports.json"))
-    assert bookcache._direct_imports(source) == ["ch3.py", "ch4.py"]   # a hit
-    assert bookcache._direct_imports(source.replace(b"ch3", b"ch6")) == ["ch6.py", "ch4.py"]
+def test_what_a_piece_of_code_can_run_is_its_imports_followed_through_attnkit():
+    """bookcache.imports_of / closure / digest_for: the part of attnkit a key covers."""
+    found = bookcache.imports_of("from .ch3 import a\nfrom attnkit.figures.ch4 import b\nimport attnkit.figures.ch5\n"
+                                 "def f():\n    from attnkit import induction\n", package="attnkit.figures")
+    assert found == ["__init__.py", "figures/__init__.py", "figures/ch3.py", "figures/ch4.py", "figures/ch5.py", "induction.py"]
+    assert bookcache.imports_of("import importlib\nimportlib.import_module('attnkit.core')\n") is None
+    assert bookcache.imports_of("import numpy as np\nfrom . import x\n") == []   # nothing of attnkit outside it
+    names = {p.relative_to(bookcache.ATTNKIT).as_posix() for p in bookcache.closure([bookcache.ATTNKIT / "induction.py"])}
+    assert {"induction.py", "tinygpt.py", "training.py", "__init__.py", "core.py"} <= names
+    assert not names & {"guard.py", "exercise.py", "figures/ch11.py", "heads.py"}
+    assert bookcache.closure([bookcache.ATTNKIT / "exercise.py"]) is None          # importlib: all of attnkit counts
+    assert bookcache.digest_for(code="from attnkit.guard import Snapshot\n") != bookcache.digest_for(code="import attnkit.core\n")
+    assert bookcache.digest_for(code="import importlib\nimportlib.import_module('x')\n") == bookcache.attnkit_digest(True)

@@ -129,6 +129,8 @@ def test_tooltip_matching_rules():
         ("The first few values of w are 0, 1.9, 2.9.", []),
         ("Compare the query with the keys of all words.", ["query", "key"]),
         ("Mix everyone's values by their shares.", ["value"]),
+        ("Hover over it, tap it, or reach it with the Tab key.", []),          # 7's introduction
+        ("If the last line is a bare expression whose value is an array", []),  # the playground
     ],
 )
 def test_ordinary_words_do_not_get_a_tooltip(text, terms):

@@ -1,13 +1,13 @@
 """Tests for attnkit.serving: the weights counted from a configuration equal the parameters of
 the model transformers builds from the same configuration (on the meta device: no memory, no
-download), and the readers that fit on a GPU follow from the arithmetic."""
+download), and the users that fit on a GPU follow from the arithmetic."""
 
 from __future__ import annotations
 
 import pytest
 
 from attnkit.kv_bytes import MODELS, kv_cache_bytes, kv_cache_bytes_if
-from attnkit.serving import GPU_BYTES, WEIGHT_SHAPES, readers, weight_bytes, weight_count
+from attnkit.serving import GPU_BYTES, WEIGHT_SHAPES, users, weight_bytes, weight_count
 
 from hf_reference import hf
 from test_core import raises_clean
@@ -37,12 +37,12 @@ def test_the_published_sizes():
 def test_readers():
     free = GPU_BYTES - weight_bytes("llama-3-8b")
     for context in (1, 8192, 131072):
-        n = readers("llama-3-8b", context)
+        n = users("llama-3-8b", context)
         cache = kv_cache_bytes("llama-3-8b", context)
         assert n * cache <= free < (n + 1) * cache
-    assert readers("llama-3-8b", 131072, attention="mha") == free // (4 * kv_cache_bytes("llama-3-8b", 131072))
-    assert readers("llama-3-70b", 10) == 0                       # 141 GB of weights: no room at all
-    assert readers("llama-3-8b", 1000, gpu_bytes=4 * GPU_BYTES, attention="mqa") == \
+    assert users("llama-3-8b", 131072, attention="mha") == free // (4 * kv_cache_bytes("llama-3-8b", 131072))
+    assert users("llama-3-70b", 10) == 0                       # 141 GB of weights: no room at all
+    assert users("llama-3-8b", 1000, gpu_bytes=4 * GPU_BYTES, attention="mqa") == \
         (4 * GPU_BYTES - weight_bytes("llama-3-8b")) // kv_cache_bytes_if("llama-3-8b", "mqa", 1000)
 
 
@@ -50,5 +50,5 @@ def test_bad_input():
     raises_clean("model must be one of ['llama-2-7b', 'llama-3-70b', 'llama-3-8b'] (dense models whose "
                  "weights this module counts), got 'deepseek-v3'", weight_count, "deepseek-v3")
     raises_clean("dtype must be one of ['bf16', 'fp16', 'fp32', 'fp8'], got 'int4'", weight_bytes, "llama-3-8b", "int4")
-    raises_clean("context must be a positive integer, got 0 (int)", readers, "llama-3-8b", 0)
-    raises_clean("gpu_bytes must be a positive integer, got -1 (int)", readers, "llama-3-8b", 10, -1)
+    raises_clean("context must be a positive integer, got 0 (int)", users, "llama-3-8b", 0)
+    raises_clean("gpu_bytes must be a positive integer, got -1 (int)", users, "llama-3-8b", 10, -1)

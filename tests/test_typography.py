@@ -201,3 +201,25 @@ def test_leak_checks_themselves():
     assert RAW_LINK.search("背景见 [5.1 节](../parallel/) 和")
     assert not RAW_LINK.search("分数 [5, 2, 0] (softmax)")
     assert problems(prose('<article><p>见<a href="../parallel/">5.1 节</a></p></article>')) == []
+
+
+class EnglishProse(ProseText):
+    """The prose a sighted reader of the English book sees (attributes left out: alt texts are heard)."""
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, [(k, v) for k, v in attrs if k not in ("alt", "title", "aria-label")])
+
+
+def english_pages() -> list[Path]:
+    return sorted(p for p in (SITE / "en").rglob("index.html") if "print_page" not in p.parts)
+
+
+@pytest.mark.parametrize("page", english_pages() if SITE.is_dir() else [], ids=lambda p: str(p.relative_to(SITE).parent))
+def test_english_prose_quotes_one_way(page):
+    """Prose, headings, fold and exercise titles all use “” and ’ (the smarty extension curls what the
+    source types straight), never a straight " in one place and a curly one in the next."""
+    parser = EnglishProse()
+    parser.feed(page.read_text(encoding="utf-8"))
+    text = re.sub(r"\\\(.*?\\\)|\\\[.*?\\\]", " ", " ".join(parser.chunks), flags=re.S)
+    straight = [text[max(0, m.start() - 40):m.end() + 40] for m in re.finditer(r"[\"']", text)]
+    assert not straight, f"{page.relative_to(SITE)}: straight quotes in prose:\n" + "\n".join(straight[:10])

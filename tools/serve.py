@@ -4,7 +4,7 @@
     python tools/serve.py --lang en --port 8001
 
 1. **Data.** The figures and widget data the caches miss are computed first (bookbuild/data.py,
-   a line per job with a count), again after an edit outside docs/ and snippets/.
+   a line per job with a count), again after an edit that is not a page or a listing.
 2. **Build.** Each language is one complete ``mkdocs build --strict``, in a process forked from a
    server that imported MkDocs, Material, the plugins and jieba once (never attnkit or the hooks:
    every build imports those anew), so a served page is what a cold build writes. The print page
@@ -84,7 +84,8 @@ def langs_for(path: Path) -> set[str]:
 
 def needs_data(path: Path) -> bool:
     """Whether an edit can change a figure or a widget's data (anything but a page or a listing)."""
-    return path.resolve().relative_to(ROOT).parts[0] not in ("docs", "snippets")
+    rel = path.resolve().relative_to(ROOT).parts
+    return not (rel[:2] in (("docs", "zh"), ("docs", "en")) or rel[:1] == ("snippets",))
 
 
 def ignored(path: Path) -> bool:

@@ -84,7 +84,7 @@ def gqa_groups(lang: str):
         for g in range(n_kv):
             _head_box(ax, xkv[g], 0.5, f"KV{g + 1}", TEAL, w=0.9 if n_kv > 4 else 1.3)
         name = titles.get(n_kv, "GQA")
-        ax.set_title(f"{name}: n_kv_heads = {n_kv}", fontsize=11)
+        ax.set_title(tr(lang, f"{name}：n_kv_heads = {n_kv}", f"{name}: n_kv_heads = {n_kv}"), fontsize=11)
         ax.text(4.0, -0.35, tr(lang, f"每个词元每层存 {2 * n_kv} 个头宽的向量", f"caches {2 * n_kv} head-wide vectors a token per layer"),
                 ha="center", fontsize=9, color=INK)
         ax.set_xlim(-0.1, 8.1)

@@ -72,7 +72,7 @@ def rope_pairs_figure(lang: str):
             ax.set_yticks([])
             for spine in ax.spines.values():
                 spine.set_visible(False)
-            ax.set_title(tr(lang, f"i = {i}, j = {j}：第 {p} 对（每步转 {w[p]:g} 弧度）",
+            ax.set_title(tr(lang, f"i = {i}，j = {j}：第 {p} 对（每步转 {w[p]:g} 弧度）",
                             f"i = {i}, j = {j}: pair {p} ({w[p]:g} rad per step)"), fontsize=10)
             ax.set_xlabel(_minus(tr(lang, f"这一对的贡献 {parts[p]:.3f}", f"this pair adds {parts[p]:.3f}")),
                           fontsize=10, color=INK)

@@ -80,11 +80,11 @@ def trained_maps(lang):
     letters = list(spell(tokens[0]))
     maps = induction.attention_maps(run["params"][-1], tokens)
     layers, heads = maps.shape[:2]
-    fig, axes = plt.subplots(layers, heads, figsize=(3.5 * heads, 3.7 * layers))
+    fig, axes = plt.subplots(layers, heads, figsize=(3.9 * heads, 4.1 * layers))
     for l in range(layers):
         for h in range(heads):
             ax = axes[l, h]
-            weights_map(ax, maps[l, h], letters, letters, fontsize=6, numbers=False, rotate=0)
+            weights_map(ax, maps[l, h], letters, letters, fontsize=7, numbers=False, rotate=0)
             ax.set_title(head_name(lang, l, h), fontsize=10)
     fig.supylabel(tr(lang, "查询：正在猜下一个的位置", "query: the position guessing what comes next"), fontsize=10)
     fig.supxlabel(tr(lang, "键：它看的位置", "key: the position it looks at"), fontsize=10)

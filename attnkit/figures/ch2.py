@@ -67,7 +67,7 @@ def two_steps(lang: str):
                 ax.set_title(example.text, fontsize=10.5)
             if col == 0:
                 ax.set_ylabel(steps[row], fontsize=11, color=INK, fontweight="bold")
-    fig.suptitle(tr(lang, "“它”把注意力分给了谁", 'where "it" puts its attention'), fontsize=12, color=MUTED)
+    fig.suptitle(tr(lang, "“它”把注意力分给了谁", "where “it” puts its attention"), fontsize=12, color=MUTED)
     fig.tight_layout(h_pad=2.0, w_pad=2.0)
     return fig
 

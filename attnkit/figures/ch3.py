@@ -153,24 +153,24 @@ def qk_variance(lang: str):
     """Measured variance of q·k against d_k, raw and divided by sqrt(d_k); score spread at two widths."""
     m = scaling_experiment(D_KS)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(10.0, 3.9))
-    ax.loglog(m.d_k, m.d_k, color=GRID, lw=6, label=tr(lang, "直线 方差 = d_k", "the line variance = d_k"))
+    ax.loglog(m.d_k, m.d_k, color=GRID, lw=6, label=tr(lang, "直线 方差 = dₖ", "the line variance = dₖ"))
     ax.loglog(m.d_k, m.var_raw, "o-", color=ACCENT, label=tr(lang, "q·k 实测方差", "measured var of q·k"))
-    ax.loglog(m.d_k, m.var_scaled, "s-", color=BLUE, label=tr(lang, "q·k / √d_k 实测方差", "measured var of q·k / √d_k"))
+    ax.loglog(m.d_k, m.var_scaled, "s-", color=BLUE, label=tr(lang, "q·k / √dₖ 实测方差", "measured var of q·k / √dₖ"))
     ax.set_xticks(D_KS, [str(d) for d in D_KS], fontsize=8)
     ax.minorticks_off()
-    ax.set_xlabel("d_k")
+    ax.set_xlabel("dₖ")
     ax.set_ylabel(tr(lang, "方差", "variance"))
     ax.legend(fontsize=8.5, frameon=False)
-    ax.set_title(tr(lang, "分数的方差随 d_k 长大", "the variance of the scores grows with d_k"), fontsize=11)
+    ax.set_title(tr(lang, "分数的方差随 dₖ 长大", "the variance of the scores grows with dₖ"), fontsize=11)
     bins = np.linspace(-60, 60, 61)
     for d_k, colour in ((4, BLUE), (256, ACCENT)):
         s = random_scores(d_k).ravel()
-        bx.hist(s, bins=bins, color=colour, alpha=0.6, density=True, label=f"d_k = {d_k}")
+        bx.hist(s, bins=bins, color=colour, alpha=0.6, density=True, label=f"dₖ = {d_k}")
     bx.set_yticks([])
     bx.spines["left"].set_visible(False)
     bx.set_xlabel(tr(lang, "未缩放的分数 q·k", "raw score q·k"))
     bx.legend(fontsize=9, frameon=False)
-    bx.set_title(tr(lang, "同样随机的 q、k，d_k 越大分数越散", "same kind of random q, k: wider d_k, wider scores"), fontsize=11)
+    bx.set_title(tr(lang, "同样随机的 q、k，dₖ 越大分数越散", "same kind of random q, k: wider dₖ, wider scores"), fontsize=11)
     fig.tight_layout(w_pad=2.5)
     return fig
 
@@ -189,17 +189,17 @@ def softmax_saturation(lang: str):
     ax.set_xlabel(tr(lang, "16 个键", "16 keys"))
     ax.set_ylabel(tr(lang, "权重", "weight"))
     ax.legend(fontsize=8.5, frameon=False)
-    ax.set_title(tr(lang, "d_k = 512 时的一行权重", "one row of weights, d_k = 512"), fontsize=11)
+    ax.set_title(tr(lang, "dₖ = 512 时的一行权重", "one row of weights, dₖ = 512"), fontsize=11)
     for ax, raw, scaled, title, ylabel in (
         (axes[1], m.max_raw, m.max_scaled, tr(lang, "最大权重：饱和", "top weight: saturation"), tr(lang, "平均最大权重", "mean top weight")),
         (axes[2], m.grad_raw, m.grad_scaled, tr(lang, "softmax 的梯度", "the gradient of softmax"), tr(lang, "雅可比矩阵范数", "Jacobian norm")),
     ):
         ax.semilogx(m.d_k, raw, "o-", color=ACCENT, label=tr(lang, "不缩放", "raw"))
-        ax.semilogx(m.d_k, scaled, "s-", color=BLUE, label=tr(lang, "除以 √d_k", "divided by √d_k"))
+        ax.semilogx(m.d_k, scaled, "s-", color=BLUE, label=tr(lang, "除以 √dₖ", "divided by √dₖ"))
         ax.set_xticks(D_KS[::2], [str(d) for d in D_KS[::2]], fontsize=8)
         ax.minorticks_off()
         ax.set_ylim(0, 1.05 if raw is m.max_raw else 0.36)
-        ax.set_xlabel("d_k")
+        ax.set_xlabel("dₖ")
         ax.set_ylabel(ylabel)
         ax.set_title(title, fontsize=11)
         ax.legend(fontsize=8.5, frameon=False)
@@ -215,7 +215,7 @@ def four_steps(lang: str):
     i = r.index(example.focus)
     names = toy.FEATURE_NAMES[lang]
     fig, axes = plt.subplots(2, 4, figsize=(12.0, 7.4), gridspec_kw={"width_ratios": [1, 1, 1, 1.1]})
-    heads = [tr(lang, "① 点积 q·k", "① dot product q·k"), tr(lang, "② 除以 √d_k = √2", "② divide by √d_k = √2"),
+    heads = [tr(lang, "① 点积 q·k", "① dot product q·k"), tr(lang, "② 除以 √dₖ = √2", "② divide by √dₖ = √2"),
              tr(lang, "③ softmax 权重", "③ softmax weights"), tr(lang, f"④ 加权求和：“{example.focus}”的输出", f"④ weighted sum: out[{example.focus}]")]
     for row, step in enumerate(r.steps):
         y = np.arange(len(r.tokens))

@@ -101,7 +101,7 @@ def source_loss(lang: str):
         ax.contour(a, b, hd.source_loss(a, b, c), levels=14, colors=GRID, linewidths=0.9)
         path = hd.source_loss_descent(c, steps=60)
         ax.plot(path[:, 0], path[:, 1], color=BLUE, lw=1.6, marker="o", ms=2.5,
-                label=tr(lang, "梯度下降的路径（从 0, 0 出发）", "gradient descent from (0, 0)"))
+                label=tr(lang, "梯度下降的路径（从 (0, 0) 出发）", "gradient descent from (0, 0)"))
         a_c, b_c = hd.source_loss_optimum(c)
         a_0, b_0 = hd.source_loss_optimum(0.0)
         ax.plot([a_0], [b_0], "s", color=MUTED, ms=8, label=tr(lang, f"没有第三项：({a_0:g}, {b_0:g})",

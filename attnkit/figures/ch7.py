@@ -31,7 +31,7 @@ def story_heads(lang: str):
                      fontsize=11, loc="left")                # heads are numbered from 1
     axes[-1].set_xticks(range(n), s.tokens, fontsize=10, rotation=0 if lang == "zh" else 45,
                         ha="center" if lang == "zh" else "right")
-    fig.suptitle(tr(lang, "“她”在三个头里分给每个词的注意力权重", "How much attention \"she\" gives each word, head by head"),
+    fig.suptitle(tr(lang, "“她”在三个头里分给每个词的注意力权重", "How much attention “she” gives each word, head by head"),
                  fontsize=12, fontweight="bold")
     fig.tight_layout()
     return fig
@@ -64,7 +64,7 @@ def story_layer(lang: str):
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_title(tr(lang, f"“她”这一行，一步步变化（{story.D_MODEL} 列中的 {len(cols)} 列）",
-                    f"The row of \"she\", stage by stage ({len(cols)} of {story.D_MODEL} columns)"),
+                    f"The row of “she”, stage by stage ({len(cols)} of {story.D_MODEL} columns)"),
                  fontsize=12)
     fig.tight_layout()
     return fig

@@ -268,8 +268,8 @@ def tiled_memory(lang: str):
     ax.set_xticks(TILED_NS, [str(n) for n in TILED_NS])
     ax.set_xlabel(tr(lang, "序列长度 n", "sequence length n"))
     ax.set_ylabel(tr(lang, "峰值额外内存（MiB，实测）", "peak extra memory (MiB, measured)"))
-    ax.set_title(tr(lang, f"tracemalloc 实测，d_k = {TILED_D_K}，float64",
-                    f"measured with tracemalloc, d_k = {TILED_D_K}, float64"), loc="left")
+    ax.set_title(tr(lang, f"用 Python 自带的内存计数实测，dₖ = {TILED_D_K}，64 位浮点数",
+                    f"measured with Python's tracemalloc, dₖ = {TILED_D_K}, float64"), loc="left")
     ax.grid(True, color=GRID, lw=0.6, which="both")
     ax.legend(frameon=False)
     fig.tight_layout()

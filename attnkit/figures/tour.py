@@ -77,7 +77,7 @@ def own_sentence(lang: str):
 
 @figure("tour-heads")
 def heads(lang: str):
-    """Four heads on one sentence: each head's weights as a small table (heatmap)."""
+    """Four heads on one sentence: each head's weights as a heatmap."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     fig, axes = plt.subplots(2, 2, figsize=(9.6, 9.4))
     for h, ax in enumerate(axes.flat):
@@ -107,7 +107,7 @@ def four_steps(lang: str):
     ax.set_yticks(y, r.tokens)
     ax.invert_yaxis()
     ax.legend(fontsize=8, frameon=False, loc="lower right")
-    ax.set_title(tr(lang, "① 打分  ② 除以 √d_k", "① scores  ② divided by √d_k"))
+    ax.set_title(tr(lang, "① 打分  ② 除以 √dₖ", "① scores  ② divided by √dₖ"))
     ax = fig.add_subplot(grid[0, 1], sharey=ax)
     divisors = [0.5, math.sqrt(d_k), 4.0]
     colours = [ACCENT, BLUE, TEAL]
@@ -129,14 +129,14 @@ def four_steps(lang: str):
     out = s.out[i]
     names = FEATURE_NAMES[lang]
     listed = [f"{names[f]} {out[f]:.2f}" for f in np.argsort(-out) if out[f] >= 0.005]
-    ax.set_xlabel(tr(lang, "混合结果：", "the mix: ") + ", ".join(listed), fontsize=9.5, color=INK)
+    ax.set_xlabel(tr(lang, "混合结果：", "the mix: ") + tr(lang, "，", ", ").join(listed), fontsize=9.5, color=INK)
     ax.set_xlim(0, 1)
     ax.set_ylim(-0.6, 0.6)
     ax.set_yticks([])
     ax.set_xticks([])
     ax.spines["left"].set_visible(False)
     ax.spines["bottom"].set_visible(False)
-    ax.set_title(tr(lang, "④ 按份额（除以 √d_k 时）把值 v 加权求和", "④ the values v, weighted by the shares (divisor √d_k)"))
+    ax.set_title(tr(lang, "④ 按份额（除以 √dₖ 时）把值 v 加权求和", "④ the values v, weighted by the shares (divisor √dₖ)"))
     fig.tight_layout(h_pad=1.5, w_pad=1.5)
     return fig
 

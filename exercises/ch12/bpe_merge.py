@@ -4,7 +4,7 @@ from attnkit.exercise import Case, Exercise
 
 STARTER = '''\
 def merge_step(words, new):
-    # words：字典 {一串 token 编号（元组）: 这一串在语料里出现的次数} [zh]
+    # words：字典 {一串词元编号（元组）: 这一串在语料里出现的次数} [zh]
     # words: a dict {a tuple of token ids: how many times that chunk occurs in the corpus} [en]
     # 1. 数出每一对相邻编号 (a, b) 一共出现几次（别忘了乘上这一串的次数） [zh]
     # 1. count how often each neighbouring pair (a, b) occurs (times the chunk's count) [en]

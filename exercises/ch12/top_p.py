@@ -8,9 +8,9 @@ STARTER = '''\
 import numpy as np
 
 def top_p(probs, p):
-    # probs：下一个 token 的概率，形状 (V,)，加起来是 1；p：0 到 1 之间的阈值 [zh]
+    # probs：下一个词元的概率，形状 (V,)，加起来是 1；p：0 到 1 之间的阈值 [zh]
     # probs: the next token's probabilities, shape (V,), summing to 1; p: a threshold in (0, 1] [en]
-    # 按概率从大到小，留下最少的几个 token，让它们的概率加起来 >= p（p = 1 时全部留下）； [zh]
+    # 按概率从大到小，留下最少的几个词元，让它们的概率加起来 >= p（p = 1 时全部留下）； [zh]
     # keep the fewest likeliest tokens whose probabilities add up to >= p (all when p = 1); [en]
     # 其余的变成 0，再把留下的重新归一化（加起来是 1） [zh]
     # set the rest to 0, then renormalise what is kept (so it sums to 1) [en]
@@ -37,6 +37,15 @@ SPREAD = (np.array([0.05, 0.4, 0.25, 0.2, 0.1]), 0.8)     # 0.4 + 0.25 + 0.2 = 0
 EXACT = (np.array([0.5, 0.25, 0.125, 0.125]), 0.75)       # 0.5 + 0.25 reaches 0.75 exactly
 ALL = (np.array([0.2, 0.5, 0.3]), 1.0)                    # p = 1 keeps every token (0.5 + 0.3 + 0.2 is exactly 1.0)
 FEW_LARGE = (np.array([0.18, 0.32, 0.22, 0.28]), 0.7)     # 0.32 + 0.28 + 0.22 = 0.82 >= 0.7; only 0.32 is >= 1 − 0.7
+SHORT = np.cumsum([0.7, 0.2, 0.1])[-1]                    # a float sum a hair short of 1 (0.9999999999999999)
+
+
+def _sum(probs, p) -> str:
+    """'0.32 + 0.28 + 0.22 = 0.82': the likeliest probabilities that first reach p, and their total."""
+    ranked = np.sort(probs)[::-1]
+    kept = ranked[:int(np.argmax(np.cumsum(ranked) >= p - 1e-12)) + 1]
+    return f"{' + '.join(f'{x:g}' for x in kept)} = {kept.sum():.2f}"
+
 
 
 def held_out(rng):
@@ -74,21 +83,21 @@ EXERCISE = Exercise(
                    "en": "Sort by probability, largest first (np.argsort(-probs)), then add up: keep the likeliest, not the first few in the list."}),
         Case(args=EXACT, expected=top_p_filter(*EXACT),
              about={"zh": "累计概率正好等于 p", "en": "the running total hits p exactly"},
-             hint={"zh": "加到正好等于 p 就够了：0.5 + 0.25 = 0.75，留两个。用 >= p，不是 > p。",
-                   "en": "Reaching p exactly is enough: 0.5 + 0.25 = 0.75 keeps two. Use >= p, not > p."}),
+             hint={"zh": f"加到正好等于 p 就够了：{_sum(*EXACT)}，留两个。用 >= p，不是 > p。",
+                   "en": f"Reaching p exactly is enough: {_sum(*EXACT)} keeps two. Use >= p, not > p."}),
         Case(args=ALL, expected=top_p_filter(*ALL),
              about={"zh": "p = 1：全部留下", "en": "p = 1: keep everything"},
-             hint={"zh": "p = 1 时每个 token 都要留下，结果就是原来的概率。"
-                         "（浮点数加起来可能差一丝：0.7 + 0.2 + 0.1 得 0.9999999999999999。"
+             hint={"zh": "p = 1 时每个词元都要留下，结果就是原来的概率。"
+                         f"（浮点数加起来可能差一丝：0.7 + 0.2 + 0.1 得 {SHORT!r}。"
                          "比较时留一点余量，比如 total >= p − 1e-9。）",
                    "en": "With p = 1 every token stays, and the result is the distribution itself. (Sums of floats "
-                         "can fall a hair short: 0.7 + 0.2 + 0.1 gives 0.9999999999999999. Compare with a little "
+                         f"can fall a hair short: 0.7 + 0.2 + 0.1 gives {SHORT!r}. Compare with a little "
                          "slack, such as total >= p − 1e-9.)"}),
         Case(args=FEW_LARGE, expected=top_p_filter(*FEW_LARGE),
              about={"zh": "四个差不多大的概率，p = 0.7", "en": "four probabilities of about the same size, p = 0.7"},
-             hint={"zh": "要比的是累计概率和 p，不是每个概率和 1 − p：0.32 + 0.28 + 0.22 = 0.82 才到 0.7，留三个。",
-                   "en": "Compare the running total with p, not each probability with 1 − p: it takes 0.32 + 0.28 + "
-                         "0.22 = 0.82 to reach 0.7, so three stay."}),
+             hint={"zh": f"要比的是累计概率和 p，不是每个概率和 1 − p：{_sum(*FEW_LARGE)} 才到 0.7，留三个。",
+                   "en": f"Compare the running total with p, not each probability with 1 − p: it takes {_sum(*FEW_LARGE)} "
+                         "to reach 0.7, so three stay."}),
     ],
     held_out=held_out,
     forbidden=("attnkit.sampling.top_p_filter",),
@@ -123,7 +132,7 @@ import numpy as np
 def top_p(probs, p):
     kept = np.where(probs >= 1 - p, probs, 0.0)
     return kept / kept.sum()
-''', 3, {"zh": "你留下的是单个概率 >= 1 − p 的 token。top-p 比的是最可能的几个加起来的累计概率：加到 >= p 为止。",
+''', 3, {"zh": "你留下的是单个概率 >= 1 − p 的词元。top-p 比的是最可能的几个加起来的累计概率：加到 >= p 为止。",
         "en": "You kept the tokens whose own probability is >= 1 − p. Top-p compares the running total of the "
               "likeliest tokens with p: add them up until it is >= p."}),
         "calls-attnkit": ('''\

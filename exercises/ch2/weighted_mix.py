@@ -54,7 +54,7 @@ def held_out(rng):
 
 EXERCISE = Exercise(
     id="ch2-weighted-mix",
-    title={"zh": "按权重混合：一个词的新意思", "en": "Mixing by the weights: one word's new meaning"},
+    title={"zh": "按权重混合：一个词的新意思", "en": "Mixing by the weights: one word’s new meaning"},
     function="mix",
     starter=STARTER,
     solution=SOLUTION,

@@ -67,8 +67,8 @@ EXERCISE = Exercise(
                          "1), not down each column."}),
         Case(args=(q2, k2, v2), expected=expected(q2, k2, v2),
              about={"zh": "一个查询、四个键，d_k = 4", "en": "one query, four keys, d_k = 4"},
-             hint={"zh": "打分之后要除以 √d_k（这里是 2），再做 softmax；不缩放，份额会过分偏向分数最高的键。",
-                   "en": "After scoring, divide by √d_k (here 2) before the softmax; unscaled, the shares lean "
+             hint={"zh": "打分之后要除以 √dₖ（这里是 2），再做 softmax；不缩放，份额会过分偏向分数最高的键。",
+                   "en": "After scoring, divide by √dₖ (here 2) before the softmax; unscaled, the shares lean "
                          "too hard towards the highest-scoring key."}),
     ],
     held_out=held_out,

@@ -66,9 +66,9 @@ EXERCISE = Exercise(
     cases=[
         Case(args=(x_small, eye, eye, eye), expected=expected(x_small, eye, eye, eye),
              about={"zh": "三个词，W 都是单位矩阵（Q = K = V = x）", "en": "three words, every W the identity (Q = K = V = x)"},
-             hint={"zh": "点积要先缩放，除以 √d_k，再做 softmax；softmax 在每一行里做（axis=1），"
+             hint={"zh": "点积要先缩放，除以 √dₖ，再做 softmax；softmax 在每一行里做（axis=1），"
                          "热力图的每一行加起来是 1。",
-                   "en": "Scale the dot products, dividing by √d_k, before the softmax; take the softmax along "
+                   "en": "Scale the dot products, dividing by √dₖ, before the softmax; take the softmax along "
                          "each row (axis=1), so that every row of the heatmap adds up to 1."}),
         Case(args=(hungry, w_q1, w_k1, w_v1), expected=expected(hungry, w_q1, w_k1, w_v1),
              about={"zh": "第 2 章玩具模型的第 1 轮（7 个词，d_model = 10，d_k = 2）",

@@ -57,7 +57,7 @@ def held_out(rng):
 
 EXERCISE = Exercise(
     id="ch6-grid-shapes",
-    title={"zh": "图解里的格子：每个数组的形状", "en": "The grids of an illustration: every array's shape"},
+    title={"zh": "图解里的格子：每个数组的形状", "en": "The grids of an illustration: every array’s shape"},
     function="grid_shapes",
     starter=STARTER,
     solution=SOLUTION,

@@ -1,5 +1,5 @@
 from attnkit.kv_bytes import MODELS, gib, kv_bytes_per_token, kv_cache_bytes
-from attnkit.serving import GPU_BYTES, readers, weight_bytes, weight_count
+from attnkit.serving import GPU_BYTES, users, weight_bytes, weight_count
 from attnkit.text import pad, row
 
 # Llama 3 8B 的 config.json 里的数 [zh]
@@ -19,15 +19,15 @@ print(f"per token per layer: 2 x {m.n_kv_heads} x {m.head_dim} = {per_layer}")  
 print(f"per token: {per_token} bytes = {per_token // 1024} KiB")   # [en]
 print(f"weights: {weight_count('llama-3-8b') / 1e9:.2f} billion numbers, {gib(weights):.2f} GiB")  # [en]
 print()
-# 一位读者一份缓存；80 GB 的 GPU 放下权重以后还能放几份 [zh]
-# one cache per reader; how many fit on an 80 GB GPU beside the weights [en]
+# 一位用户一份缓存；80 GB 的 GPU 放下权重以后还能放几份 [zh]
+# one cache per user; how many fit on an 80 GB GPU beside the weights [en]
 cols = [9, 12, 12, 10, 10]
-header = ["上下文", "缓存 GiB", "缓存/权重", "读者数", "若用 MHA"]           # [zh]
-header = ["context", "cache GiB", "/weights", "readers", "if MHA"]          # [en]
+header = ["上下文", "缓存 GiB", "缓存/权重", "用户数", "若用 MHA"]           # [zh]
+header = ["context", "cache GiB", "/weights", "users", "if MHA"]            # [en]
 print(pad(header[0], cols[0]) + row(header[1:], cols[1:]))
 for n in (8192, 32768, 131072):
     cache = kv_cache_bytes("llama-3-8b", n, "bf16")
-    fit = readers("llama-3-8b", n, GPU_BYTES)
-    fit_mha = readers("llama-3-8b", n, GPU_BYTES, attention="mha")
+    fit = users("llama-3-8b", n, GPU_BYTES)
+    fit_mha = users("llama-3-8b", n, GPU_BYTES, attention="mha")
     cells = [f"{gib(cache):.2f}", f"{cache / weights:.2f}", fit, fit_mha]
     print(pad(n, cols[0]) + row(cells, cols[1:]))

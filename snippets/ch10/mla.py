@@ -27,6 +27,8 @@ print("两种算法的最大差距：", sci(np.abs(plain - absorbed).max(), 1)) 
 print("largest gap between the two ways:", sci(np.abs(plain - absorbed).max(), 1))  # [en]
 
 per_token = c.shape[-1] + k_rope.shape[-1]                          # d_c + d_rope
-expanded = mha_cache_numbers(8, 4 + 2, 4)                           # 8 heads x (key 6 + value 4)
+# 展开的话：8 个头，各有一个键（6 个数）和一个值（4 个数） [zh]
+# expanded: 8 heads, each with a key of 6 numbers and a value of 4 [en]
+expanded = mha_cache_numbers(8, 4 + 2, 4)
 print(f"每个词元每层缓存 {per_token} 个数；展开成每个头的键和值要 {expanded} 个")   # [zh]
 print(f"cached per token per layer: {per_token}; every head's keys and values: {expanded}")  # [en]

@@ -5,10 +5,10 @@ from attnkit.text import pad, row
 # Random q, k with unit-variance entries; 16 keys per query; 2000 queries; fixed seed. [en]
 m = scaling_experiment([1, 4, 16, 64, 256, 512], n_keys=16)
 
-cols = [4, 10, 20, 11, 8, 10, 8]
-print((" " * 34 + pad("最大权重", 19, "^") + pad("梯度", 18, "^")).rstrip())      # [zh]
-print(row(["d_k", "var(q.k)", "var(q.k/sqrt d_k)", "不缩放", "缩放", "不缩放", "缩放"], cols))  # [zh]
-print((" " * 34 + pad("top weight", 19, "^") + pad("gradient", 18, "^")).rstrip())  # [en]
+cols = [4, 12, 20, 11, 8, 10, 8]
+print((" " * 36 + pad("最大权重", 19, "^") + pad("梯度", 18, "^")).rstrip())      # [zh]
+print(row(["d_k", "点积的方差", "缩放后的方差", "不缩放", "缩放", "不缩放", "缩放"], cols))  # [zh]
+print((" " * 36 + pad("top weight", 19, "^") + pad("gradient", 18, "^")).rstrip())  # [en]
 print(row(["d_k", "var(q.k)", "var(q.k/sqrt d_k)", "raw", "scaled", "raw", "scaled"], cols))  # [en]
 for i, d_k in enumerate(m.d_k):
     print(row([d_k, f"{m.var_raw[i]:.1f}", f"{m.var_scaled[i]:.2f}", f"{m.max_raw[i]:.3f}",

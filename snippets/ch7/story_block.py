@@ -10,7 +10,8 @@ i = s.index(she)
 features = [FEATURES.index(f) for f in ("person", "female", "male", "pronoun", "hungry", "eater")]
 cols = [FEATURE_NAMES[lang][f] for f in features]
 rows = [s.x[i], s.attn[i], residual(s.x, s.attn)[i], s.h[i], s.ffn[i], s.y[i]]
-stages = ["x", "attn", "x+attn", "h=LN", "ffn", "y=LN"]
+stages = ["输入 x", "注意力", "x + 注意力", "h = 层归一化", "前馈网络", "y = 层归一化"]   # [zh]
+stages = ["x", "attn", "x+attn", "h=LN", "ffn", "y=LN"]                                # [en]
 print(f"{she}，一个阶段一个阶段地看（12 列里的 6 列）：")  # [zh]
 print(f"{she}, stage by stage (6 of the 12 columns):")  # [en]
 print(story_table([r[features] for r in rows], stages, cols))

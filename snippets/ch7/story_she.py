@@ -16,7 +16,7 @@ scaled = scores / np.sqrt(D_HEAD)   # (n,)
 weights = np.exp(scaled) / np.exp(scaled).sum()
 assert np.allclose(weights, s.weights[0, i])  # = multi_head_attention
 print(f"{she}：查询 {q}")  # [zh]
-header = ["词元", "q.k", "/sqrt(4)", "权重"]  # [zh]
+header = ["词元", "q·k", "除以 √4", "权重"]  # [zh]
 print(f"{she}: query {q}")  # [en]
 header = ["token", "q.k", "/sqrt(4)", "weight"]  # [en]
 cols = [9, 6, 10, 8]

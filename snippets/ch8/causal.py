@@ -10,7 +10,7 @@ changed[0, 4] = 0                                  # 只改第 5 个词元 [zh]
 changed[0, 4] = 0                                  # change the 5th token only [en]
 logits_2, _ = tinygpt.forward(params, changed)
 same = np.isclose(logits, logits_2).all(axis=-1)[0]    # (6,)
-print("分数 logits 的形状：", logits.shape)                  # [zh]
+print("每个位置给下一个词元的分数，形状：", logits.shape)    # [zh]
 print("只改第 5 个词元，各位置的猜测不变吗？", same)         # [zh]
 print("头 1 的注意力权重（对角线以上全是 0）：")             # [zh]
 print("shape of the logits:", logits.shape)                       # [en]

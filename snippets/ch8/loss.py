@@ -11,7 +11,8 @@ print("targets:", spell(targets[0]))              # the next token at each posit
 loss, grads = tinygpt.loss_and_grad(params, tokens, targets)
 print(f"损失 {loss:.4f}，瞎猜是 ln 8 = {np.log(8):.4f}")              # [zh]
 print(f"loss {loss:.4f}; guessing gives ln 8 = {np.log(8):.4f}")       # [en]
-print("w_u:", params["w_u"].shape, "dL/dw_u:", grads["w_u"].shape)     # (d_model, vocab)
+print("W_U 的形状：", params["w_u"].shape, " 损失对 W_U 的梯度：", grads["w_u"].shape)   # (d_model, vocab) [zh]
+print("W_U:", params["w_u"].shape, " gradient of the loss for W_U:", grads["w_u"].shape)  # (d_model, vocab) [en]
 for lr in (0.1, 1.0, 10.0):
     moved = {k: v - lr * grads[k] for k, v in params.items()}       # 往下坡迈一步 [zh]
     moved = {k: v - lr * grads[k] for k, v in params.items()}       # one step downhill [en]

@@ -6,12 +6,14 @@ from attnkit.tiled import EXAMPLE_SCORES, online_softmax_trace, peak_bytes, tile
 t = online_softmax_trace(EXAMPLE_SCORES, block_size=4)   # 1 个查询、12 个键、3 块 [zh]
 t = online_softmax_trace(EXAMPLE_SCORES, block_size=4)   # 1 query, 12 keys, 3 blocks [en]
 for b in range(len(t)):
-    print(f"{t.starts[b] + 1:2}-{t.stops[b]:2}: max {t.block_max[b]:4.1f}  "
-          f"m = {t.running_max[b]:4.1f}  l = {t.running_sum[b]:.4f}")
+    print(f"第 {b + 1} 块（键 {t.starts[b] + 1} 到 {t.stops[b]}）：最大得分 {t.block_max[b]:.1f}，"   # [zh]
+          f"m = {t.running_max[b]:.1f}，l = {t.running_sum[b]:.4f}")                                  # [zh]
+    print(f"{t.starts[b] + 1:2}-{t.stops[b]:2}: max {t.block_max[b]:4.1f}  "                          # [en]
+          f"m = {t.running_max[b]:4.1f}  l = {t.running_sum[b]:.4f}")                                  # [en]
 print(t.weights.round(3))
 
 rng = np.random.default_rng(0)
-q, k, v = rng.normal(size=(3, 1000, 64))      # (1000, 64) each
+q, k, v = rng.normal(size=(3, 1000, 64))      # 3 × (1000, 64)
 full, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(1000))   # (1000, 64)
 tiled = tiled_attention(q, k, v, block_size=128, causal=True)             # (1000, 64)
 full_mib = peak_bytes(lambda: scaled_dot_product_attention(q, k, v)) / 2**20

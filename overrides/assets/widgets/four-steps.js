@@ -8,13 +8,13 @@ import { choiceGroup, el, labelled, listed, liveRegion, loadData, loadPart, num,
 const EXPLAIN = {
   zh: [
     "查询 q 和每个键 k 做点积：方向越一致，得分越高。得分可正可负，加起来没有意义。",
-    "所有得分除以同一个数（默认是 √d_k）。除数越大，分差越小；拖动滑块试试。",
+    "所有得分除以同一个数（默认是 √dₖ）。除数越大，分差越小；拖动滑块试试。",
     "softmax 把缩放后的得分换算成份额：都不为负，合计 100%，分差被成倍放大。",
     "按份额把每个词的值 v 混合起来：份额越大，它的值在结果里占得越多。",
   ],
   en: [
     "The query q takes a dot product with every key k: the better they line up, the higher the score. Scores may be negative and add up to nothing in particular.",
-    "Every score is divided by the same number (by default √d_k). The bigger the divisor, the smaller the gaps; try the slider.",
+    "Every score is divided by the same number (by default √dₖ). The bigger the divisor, the smaller the gaps; try the slider.",
     "Softmax turns the scaled scores into shares: none negative, 100% in total, and gaps multiplied.",
     "The values v are mixed by those shares: the bigger a word's share, the more of its value ends up in the result.",
   ],
@@ -111,7 +111,7 @@ export async function mount(root, { lang }) {
         el("span", { class: "attn-bar", style: `--w:${g.weights[i]}` }), el("span", { class: "attn-num" }, pct(g.weights[i]))) : null,
       s >= 3 ? el("td", { class: "attn-vec" }, listed(ex.v[i].map((x, f) => (Math.abs(x) >= 0.005 ? `${ex.feature_names[f]} ${num(x, 2)}` : null)).filter(Boolean)) || "0") : null));
     const table = el("table", { class: "attn-table" },
-      el("caption", {}, `${labelled(t("query"), ex.label)}  ·  d_k = ${ex.d_k}`), el("thead", {}, header), el("tbody", {}, rows));
+      el("caption", {}, `${labelled(t("query"), ex.label)}  ·  dₖ = ${ex.d_k}`), el("thead", {}, header), el("tbody", {}, rows));
     explain.textContent = EXPLAIN[lang][s];
     tableWrap.replaceChildren(table);
     sliderBox.hidden = s < 1;

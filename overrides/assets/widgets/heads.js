@@ -1,4 +1,4 @@
-// Widget 3: heads. One sentence, four heads (four small tables), side by side or one at a time.
+// Widget 3: heads. One sentence, four heads (four pairs of glasses), side by side or one at a time.
 // <div data-widget="heads">
 import { choiceGroup, el, labelled, lang, liveRegion, loadData, pct, t } from "./common.js";
 

@@ -57,10 +57,42 @@ async function mountOne(element) {
   }
 }
 
-function mountAll() {
-  for (const element of document.querySelectorAll("[data-widget]:not([data-mounted])")) {
-    mountOne(element);
+// A link to a section (a cross-reference, a search result, an address with #) jumps to it while
+// the page is still being drawn: each widget above the section that mounts afterwards, and each
+// block the browser skipped off screen (content-visibility, book.css) and lays out once it is near,
+// moves the section away (on 10.3 by a thousand pixels). Until the page stops moving, and unless
+// the reader scrolls, taps or presses a key meanwhile, put the section back where the jump put it
+// (scrollIntoView honours the heading's scroll-margin under Material's header).
+// Tests: tests/test_anchors.py.
+let readerMoved = false;
+for (const type of ["wheel", "touchstart", "pointerdown", "keydown"]) {
+  window.addEventListener(type, () => { readerMoved = true; }, { capture: true, passive: true });
+}
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+
+async function keepSectionInView(mounting) {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (!target) return;
+  readerMoved = false;
+  await Promise.allSettled(mounting);
+  let last = NaN, still = 0;
+  for (let i = 0; i < 240 && still < 20 && !readerMoved; i++) {   // at most about 4 s
+    target.scrollIntoView();
+    await nextFrame();
+    const top = target.getBoundingClientRect().top;
+    still = Math.abs(top - last) < 1 ? still + 1 : 0;
+    last = top;
   }
+}
+window.addEventListener("hashchange", () => keepSectionInView([]));
+
+function mountAll() {
+  const mounting = [];
+  for (const element of document.querySelectorAll("[data-widget]:not([data-mounted])")) {
+    mounting.push(mountOne(element));
+  }
+  keepSectionInView(mounting);
   // Each listing's "edit and run" button (bookbuild/playground.py writes it hidden: it needs this
   // script). Its module, ./listing.js, loads on the first press; Python on the first run.
   for (const button of document.querySelectorAll("button.listing-edit[hidden]")) button.hidden = false;

@@ -93,7 +93,7 @@ export async function mount(root) {
         el("td", { class: "attn-num", "data-role": "times" }, `×${(whole / own).toFixed(whole / own < 10 ? 2 : 1)}`)))),
     );
     note.textContent = context > model.context ? fill(L.beyond, { n: model.context }) : "";
-    source.replaceChildren(`${L.source}: `, el("a", { href: model.source, rel: "noopener" }, model.source.replace(/^https:\/\//, "")));
+    source.replaceChildren(L.source, el("a", { href: model.source, rel: "noopener" }, model.source.replace(/^https:\/\//, "")));
     const sep = lang() === "zh" ? "；" : "; ";
     live.textContent = fill(L.announce, {
       model: model.name, n: context, dtype: dtype.id,

@@ -62,7 +62,7 @@ export async function mount(root) {
     const info = data.dims[j];
     const peText = (p) => t("peValue", { p, j, fn: info.fn, two_i: info.two_i, d, v: num(data.pe[p][j], 4) });
     wave.replaceChildren(
-      el("p", { class: "attn-panel__title" }, `${t("dimension")} ${j} (${info.fn}) · ${t("position")} 0–${n - 1}`),
+      el("p", { class: "attn-panel__title" }, `${t("dimensionOf", { j, fn: info.fn })} · ${t("position")} 0–${n - 1}`),
       lineChart(column, -1, 1, [{ i: a, name: "A", cls: "is-a" }, { i: b, name: "B", cls: "is-b" }], `${t("dimension")} ${j}`),
       el("p", { class: "attn-readout", "data-role": "pe-a" }, peText(a)),
       el("p", { class: "attn-readout", "data-role": "pe-b" }, peText(b)),

@@ -46,11 +46,14 @@ export async function mount(root) {
   const score = el("p", { class: "attn-readout attn-rope__score", "data-role": "score" });
   const rest = el("p", { class: "attn-readout", "data-role": "rest" });
   const same = el("div", { class: "attn-panel", "data-role": "same" });
+  // The score sits right under the sliders that change it (on a phone the two pairs below are
+  // each a screen tall: the score was 1,300 px from the sliders).
   root.append(el("div", { class: "attn-widget__body" },
     el("div", { class: "attn-sliders" }, sI.element, sJ.element),
     el("div", { class: "attn-widget__controls" }, back, forward),
+    score,
     el("div", { class: "attn-rope__pairs" }, panels),
-    score, rest, same, live));
+    rest, same, live));
 
   function shift(step) {
     const i = state.i + step, j = state.j + step;
