@@ -207,6 +207,17 @@ def test_no_link_points_back_at_the_machine_that_printed_it(lang):
 
 
 @pytest.mark.parametrize("edition", pdf_tool.EDITIONS)
+def test_every_name_fits_in_a_pdf_name(lang, edition):
+    """A named destination (a link's target, named by its id percent-encoded) is a PDF name: at
+    most 127 bytes. Before tools/pdf.py shortened long ids, 41 headings of the Chinese book (up to
+    178 bytes) were longer, and poppler reported each as a syntax error."""
+    path = pdf_path(lang, edition)
+    assert not pdf_tool.long_names(path), f"{lang} ({edition}): names over {pdf_tool.MAX_NAME} bytes"
+    errors = subprocess.run(["pdfinfo", "-dests", str(path)], check=True, capture_output=True, text=True).stderr
+    assert "Syntax Error" not in errors, f"{lang} ({edition}): poppler reports:\n{errors[:2000]}"
+
+
+@pytest.mark.parametrize("edition", pdf_tool.EDITIONS)
 def test_every_font_is_named_and_embedded(lang, edition):
     """pdffonts: every font embedded, with a name, and none a Type 3 font (what Chromium makes of
     a CFF font such as the installed Noto CJK: each glyph a drawing, no name; bookbuild/pdf_fonts.py

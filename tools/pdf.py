@@ -140,6 +140,9 @@ KEY = """() => {
 # Print-only figures are loading="lazy" (never fetched on screen): fetch them for print.
 EAGER = """() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => { img.loading = 'eager'; })"""
 
+# The longest name a PDF may hold, in bytes (PDF 1.7, Annex C.2): a named destination is one.
+MAX_NAME = 127
+
 # True when the page is ready to print: math typeset, figures decoded, fonts loaded.
 READY = """() => {
   const math = [...document.querySelectorAll('.arithmatex')];
@@ -150,6 +153,7 @@ READY = """() => {
 }"""
 
 PREPARE = """() => {
+  const MAX_NAME = %d;   // MAX_NAME
   document.querySelectorAll('details').forEach((d) => d.setAttribute('open', ''));
   // Links inside the book become links inside the PDF: same-page anchors are made plain '#id'
   // (a PDF viewer cannot follow a link back to the local server that printed it).
@@ -160,6 +164,25 @@ PREPARE = """() => {
     if (url.origin !== location.origin) continue;
     if (url.origin + url.pathname === here && url.hash) a.setAttribute('href', url.hash);
     else if (!a.closest('.screen-only')) leaks.push(a.getAttribute('href'));
+  }
+  // Chromium names a link's destination in the PDF by the target's id, percent-encoded; a PDF
+  // name is at most 127 bytes (PDF 1.7, Annex C), and 41 ids of the Chinese book (a heading's id
+  // holds its words: ch10-sharing-kv-每个词元… is 178 bytes encoded) were longer: poppler reports
+  // each as a syntax error and a reader that keeps to the limit may not follow the link. Such a
+  // target gets a short id (pdf-1, pdf-2, ...) and its links follow. encodeURIComponent escapes
+  // at least what Chromium does; print_edition checks the names in the PDF.
+  const targets = new Map();
+  for (const a of document.querySelectorAll('#print-site-page a[href^="#"]')) {
+    const id = decodeURIComponent(a.getAttribute('href').slice(1));
+    if (encodeURIComponent(id).length > MAX_NAME) (targets.get(id) || targets.set(id, []).get(id)).push(a);
+  }
+  let renamed = 0;
+  for (const [id, links] of targets) {
+    const target = document.getElementById(id);
+    if (!target) continue;
+    do renamed += 1; while (document.getElementById(`pdf-${renamed}`));
+    target.id = `pdf-${renamed}`;
+    links.forEach((a) => a.setAttribute('href', `#${target.id}`));
   }
   // A heading that does not print (inside .screen-only: the playground's instructions) is not
   // listed in the contents.
@@ -194,7 +217,7 @@ PREPARE = """() => {
     a.append(title, leader, number);
   }
   return {anchors: entries.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))), leaks};
-}"""
+}""" % MAX_NAME
 
 BROKEN = """() => {
   const problems = [];
@@ -241,6 +264,14 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
             if dest is not None and not isinstance(dest, list):
                 links.append((number, _dest_name(dest), named.get(_dest_name(dest))))
     return named, links
+
+
+def long_names(pdf) -> list[str]:
+    """The named destinations of a PDF whose names are longer than a PDF name may be (MAX_NAME bytes)."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    return [name for name in reader.named_destinations if len(str(name).removeprefix("/").encode()) > MAX_NAME]
 
 
 def type3_fonts(pdf: Path) -> list[str]:
@@ -306,6 +337,10 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     for attempt in range(4):
         pdf = page.pdf(**options)
         where, _ = internal_links(pdf)
+        too_long = long_names(pdf)
+        if too_long:
+            raise SystemExit(f"{lang} ({edition}): PDF names longer than {MAX_NAME} bytes (PREPARE shortens the ids "
+                             f"links point at): {too_long[:5]}")
         missing = [a for a in anchors if a not in where]
         if missing:
             raise SystemExit(f"{lang} ({edition}): contents links that lead nowhere in the PDF: {missing}")
