@@ -16,7 +16,7 @@ it. The faces keep their families' names, so the page draws exactly as on screen
 font stack names "Noto Sans Mono CJK SC", overrides/assets/book.css; other Chinese text reaches
 Noto Sans CJK SC through fontconfig, for the generic families and as the fallback), with TrueType
 outlines. Each face is cached in ``.cache/pdf-fonts/`` under the installed font file, the
-characters and this module.
+characters, this module and fontTools' version.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import html
 import io
 import subprocess
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 from .bookcache import Store, key, sources
@@ -136,11 +137,11 @@ def convert(family: str, style: str, characters: str) -> bytes:
 
 
 def face(family: str, style: str, characters: str) -> bytes:
-    """:func:`convert`, cached under the installed font file, the characters and this module."""
+    """:func:`convert`, cached under the installed font file, the characters, this module and fontTools' version."""
     path, index = source_font(family, style)
     installed = path.stat()       # the installed font, as bookcache.environment() names it
-    k = key("pdf-font", 2, sources([Path(__file__)]), str(path), installed.st_size, installed.st_mtime_ns, index,
-            family, style, "".join(sorted(set(characters))))
+    k = key("pdf-font", 3, sources([Path(__file__)]), version("fonttools"), str(path), installed.st_size,
+            installed.st_mtime_ns, index, family, style, "".join(sorted(set(characters))))
     data = FONTS.get(k)
     if data is None:
         data = convert(family, style, characters)
