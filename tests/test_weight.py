@@ -8,7 +8,7 @@ from book import ROOT
 from importlib import import_module
 
 SITE = ROOT / "site"
-FIGURE_LIMIT = 150 * 1024   # bytes: no figure over 150 KB (docs: attnkit.figures.compact_paths, matrix_image)
+FIGURE_LIMIT = 150 * 1024   # bytes: no figure over 150 KB (docs: attnkit.figures.compact_svg, matrix_image)
 
 
 def test_no_built_figure_is_over_150_kb():
