@@ -154,11 +154,18 @@ def purge(css: str, words, prefixes=(), keep=(), variables: bool = False) -> str
 def trim_notebook(html: str) -> str:
     """A lab page without the empty MathJax loader, its notebook stylesheets purged against the page."""
     html = EMPTY_MATHJAX.sub("", html)
-    words, keep = tokens(html), CUSTOM_PROPERTY.findall(html)
+    # A custom property stays when something other than its own stylesheet names it: the page,
+    # its other stylesheets (a notebook sheet reads what another declares), its scripts. What its
+    # own sheet reads PurgeCSS finds itself; JupyterLab declares ~100 icons as data: URLs there
+    # (--jp-icon-*, 87 KB a page) that only rules for elements a rendered notebook lacks read.
+    sheets = [m[2] for m in STYLE.finditer(html)]
+    outside = CUSTOM_PROPERTY.findall(STYLE.sub("", html))
+    words = tokens(html)
 
     def trim(match):
         if ".jupyter-wrapper" not in match[2]:
             return match[0]  # Pygments' small stylesheet and the book's own: left as they are
+        keep = outside + [name for sheet in sheets if sheet != match[2] for name in CUSTOM_PROPERTY.findall(sheet)]
         return f'{match[1][:-1]} data-trimmed="lean">{purge(match[2], words, keep=keep, variables=True)}{match[3]}'
 
     return STYLE.sub(trim, html)
