@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable
 
 import matplotlib
@@ -81,7 +82,6 @@ _RECT = re.compile(rb"M ?(\S+) (\S+) L ?(\S+) \2 L ?\3 (\S+) L ?\1 \4 (z|L ?\1 \
 _INDENT = re.compile(rb"\n[ \t]+")
 _TRANSLATE = re.compile(rb"translate\(([^)]*)\)")
 _ID = re.compile(rb' id="([^"]+)"')
-_GLYPH = re.compile(rb"([A-Za-z][\w.-]*?)-[0-9a-f]+")  # a glyph's id: <font name>-<code point>
 # A glyph's outline: matplotlib writes it in FreeType's integer units, scaled by 1/64.
 _GLYPH_DEF = re.compile(rb'(<path id="[^"]+" d=")([^"]*)(" transform="scale\(0\.015625\)"/>)')
 _TOKEN = re.compile(rb"[A-Za-z]|-?\d+(?:\.\d+)?")
@@ -89,6 +89,8 @@ _ARGS = {b"M": 2, b"L": 2, b"Q": 4, b"C": 6, b"H": 1, b"V": 1, b"h": 1, b"v": 1,
 # <use> placed by a translation only (a glyph of a text): the same place as x and y
 _USE = re.compile(rb'<use xlink:href="([^"]+)" transform="translate\((\S+) (\S+)\)"/>')
 _STYLE = re.compile(rb'(?<= style=")[^"]*')
+_STYLE_ATTRIBUTE = re.compile(rb' style="([^"]*)"')
+_REFERENCE = re.compile(rb'#([A-Za-z_][\w.-]*)(?=[")])')   # href="#id", url(#id)
 _TAG = re.compile(rb"<(/?)g\b([^>]*?)(/?)>")
 
 
@@ -204,6 +206,43 @@ def _groups(svg: bytes) -> bytes:
     return b"".join(out)
 
 
+def _short_name(index: int) -> bytes:
+    """The ``index``-th short name: a ... z, A ... Z, aa, ab, ... (an XML name, a CSS class)."""
+    letters = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    name = letters[index % 52:index % 52 + 1]
+    index //= 52
+    while index:
+        index -= 1
+        name = letters[index % 52:index % 52 + 1] + name
+        index //= 52
+    return name
+
+
+def _short_ids(svg: bytes) -> bytes:
+    """Ids that something refers to, renamed a, b, c, ... in the order they are defined (glyphs
+    were ``NotoSansCJKsc-Regular-4e2d``, clip paths ``p8c43ef1391``); the others removed."""
+    referenced = set(_REFERENCE.findall(svg))
+    names: dict[bytes, bytes] = {}
+    for found in _ID.findall(svg):
+        if found in referenced and found not in names:
+            names[found] = _short_name(len(names))
+    svg = _ID.sub(lambda m: b' id="%s"' % names[m[1]] if m[1] in names else b"", svg)
+    return _REFERENCE.sub(lambda m: b"#" + names.get(m[1], m[1]), svg)
+
+
+def _style_classes(svg: bytes) -> bytes:
+    """Each ``style`` that several elements share as a class, its rule in the SVG's stylesheet
+    (a class outranks matplotlib's ``*`` rule there, as the inline style did; nothing else sets
+    these properties)."""
+    counts = Counter(_STYLE_ATTRIBUTE.findall(svg))
+    classes = {style: _short_name(i) for i, (style, n) in enumerate(c for c in counts.most_common() if c[1] > 1)}
+    if not classes or svg.count(b"</style>") != 1:
+        return svg
+    svg = _STYLE_ATTRIBUTE.sub(lambda m: b' class="%s"' % classes[m[1]] if m[1] in classes else m[0], svg)
+    rules = b"".join(b".%s{%s}" % (name, style) for style, name in classes.items())
+    return svg.replace(b"</style>", rules + b"</style>")
+
+
 def compact_svg(svg: bytes) -> bytes:
     """Smaller SVG, the same picture (pixel for pixel in Chromium), from matplotlib's:
 
@@ -211,8 +250,8 @@ def compact_svg(svg: bytes) -> bytes:
     * path data without separators SVG does not need, lines along an axis as ``H``/``V``,
       rectangles (heatmap cells, bars) as ``M x y h w v h h -w z``, glyph outlines in relative
       commands (the same integers);
-    * a glyph placed as ``<use href="#f0-4e2d" x="100"/>`` (SVG 2's ``href``), glyph ids such
-      as ``f0-4e2d`` instead of ``NotoSansCJKsc-Regular-4e2d``;
+    * a glyph placed as ``<use href="#a" x="100"/>`` (SVG 2's ``href``); ids a, b, c, ...
+      (:func:`_short_ids`); a ``style`` that several elements share as a class (:func:`_style_classes`);
     * no comments (matplotlib repeats each text there), ids that nothing refers to, groups
       that change nothing, spaces in ``style``, indentation or line breaks between elements.
 
@@ -220,6 +259,9 @@ def compact_svg(svg: bytes) -> bytes:
     b'<svg><path d="M1.23 2h2.27v2h-2.27z"/></svg>'
     >>> compact_svg(b'<svg><path d="M 0 0 \\nL 10.5 0 \\nL 10.5 -3 \\n" style="fill: none; stroke: #000"/></svg>')
     b'<svg><path d="M0 0H10.5V-3" style="fill:none;stroke:#000"/></svg>'
+    >>> compact_svg(b'<svg><defs><style>*{}</style></defs><clipPath id="p1f"><path d="M 0 0 \\nL 1 1 \\n"/></clipPath>'
+    ...             b'<path d="M 0 0 \\nL 1 1 \\n" clip-path="url(#p1f)" style="fill: none"/><path d="M 0 0 \\n" style="fill: none"/></svg>')
+    b'<svg><defs><style>*{}.a{fill:none}</style></defs><clipPath id="a"><path d="M0 0L1 1"/></clipPath><path d="M0 0L1 1" clip-path="url(#a)" class="a"/><path d="M0 0" class="a"/></svg>'
     """
 
     def path(match: re.Match) -> bytes:
@@ -243,14 +285,8 @@ def compact_svg(svg: bytes) -> bytes:
     svg = _PATH_DATA.sub(lambda m: m[0] if re.fullmatch(rb"[mlqczhv\d -]*", m[0]) else path(m), svg)
     svg = _USE.sub(use, _INDENT.sub(b"\n", _TRANSLATE.sub(translate, svg)))
     svg = _STYLE.sub(lambda m: m[0].replace(b": ", b":").replace(b"; ", b";"), svg)
-    referenced = set(re.findall(rb'#([^")\s]+)', svg))
-    svg = _ID.sub(lambda m: m[0] if m[1] in referenced else b"", svg)
-    fonts: dict[bytes, bytes] = {}
-    for glyph_id in filter(None, map(_GLYPH.fullmatch, _ID.findall(svg))):
-        fonts.setdefault(glyph_id[1], b"f%d" % len(fonts))
-    if fonts:
-        names = re.compile(rb'(?<=[" #])(' + b"|".join(re.escape(n) for n in fonts) + rb")-(?=[0-9a-f]+\")")
-        svg = names.sub(lambda m: fonts[m[1]] + b"-", svg)
+    svg = _short_ids(svg)
+    svg = _style_classes(svg)
     svg = svg.replace(b' xmlns:xlink="http://www.w3.org/1999/xlink"', b"").replace(b" xlink:href=", b" href=")
     head, found, body = svg.partition(b"<svg")
     return head + found + re.sub(rb">\s+<", b"><", _groups(body))
