@@ -6,8 +6,10 @@
 #   make check   the fast tests: everything that needs no built site and no browser (< 30 s)
 #   make data    compute the figures and the widgets' data (training runs included) into the caches
 #   make build   write the site: Chinese at site/, English at site/en/ (built in parallel, after data)
-#   make pdf     build, then print the whole book to site/pdf/ (one PDF per language)
-#   make publish the deployable site/ (both languages + PDFs), as CI deploys it to GitHub Pages;
+#   make pdf     build, then print the whole book to site/pdf/ (per language: the student edition
+#                and the teacher's key)
+#   make publish the deployable site/ (both languages + PDFs, without the print pages and second
+#                copies: tools/publish.py, which checks it), as CI deploys it to GitHub Pages;
 #                SITE_URL=https://<user>.github.io/<repo>/ (required) is its public address
 #   make bench   print build, reload and test times, page weights, the tiny GPT's training speed and chapter 10's
 #                attention against transformers with the chapter's build cost (figures, not assertions)
@@ -80,7 +82,8 @@ build: setup-docs
 check: setup
 	$(BIN)/python -m pytest -n auto -m "not site and not browser and not pdf and not slow and not build and not serve" -q
 
-# One PDF per language (tools/pdf.py prints each language's print page in headless Chromium).
+# Two PDFs per language, the student edition and the teacher's key (tools/pdf.py prints each
+# language's print page in headless Chromium).
 pdf: setup build
 	$(BIN)/python tools/pdf.py
 
@@ -90,6 +93,7 @@ publish:
 	@if [ -z "$(SITE_URL)" ]; then echo "make publish: set SITE_URL to the address the site will be served from," \
 	  "e.g. make publish SITE_URL=https://<user>.github.io/<repo>/ (make build writes a local preview)" >&2; exit 2; fi
 	$(MAKE) pdf SITE_URL=$(SITE_URL)
+	$(BIN)/python tools/publish.py
 
 # One pytest worker per core (pytest-xdist). worksteal hands each worker a contiguous run of
 # tests (so a file's browser, server and trained-model fixtures mostly start once) and lets an

@@ -49,13 +49,14 @@ def _check(page, exercise_id, source):
 
 EXERCISE_FILES = ("/assets/widgets/exercise.js", "/assets/widgets/python.js", "/data/widgets/exercises.json",
                   "/assets/widgets/exercise-progress.js")
+EXERCISE_PARTS = "/data/widgets/exercises/"    # one exercise's data (bookbuild/widgets.py PARTS)
 
 
 def first_visit_bytes(browser, base, path) -> tuple[int, int]:
     """(all bytes, the exercise widget's own files) fetched by a first visit, widgets mounted."""
     page, fetched = first_visit(browser, base + path)
     page.context.close()
-    return sum(n for _, n in fetched), sum(n for url, n in fetched if url.endswith(EXERCISE_FILES))
+    return sum(n for _, n in fetched), sum(n for url, n in fetched if url.endswith(EXERCISE_FILES) or EXERCISE_PARTS in url)
 
 
 def measure(site: Path, runs: int) -> None:

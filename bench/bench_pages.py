@@ -1,8 +1,13 @@
-"""What a first visit costs, per page type and language: a benchmark that prints figures.
+"""What the site weighs and what a first visit costs: a benchmark that prints figures.
 
     python bench/bench_pages.py [--site site]
 
-For the home page, a chapter page (3.3 softmax), the tour and the playground, in both languages,
+First the site: its size by part as built (site/) and as published (a copy made deployable by
+bookbuild/publish.py, what `make publish` leaves), the PDFs' size and page count (both editions of
+both languages, from `make pdf`), and the first visit (bench/benchlib.py first_visit: a fresh
+context, 1280 px, every widget mounted) to five pages, with the 400 KB of issue 38 beside it.
+
+Then, for the home page, a chapter page (3.3 softmax), the tour and the playground, in both languages,
 it opens the page in a fresh headless Chromium (empty cache, 375 px wide, like a phone), waits
 until the network is idle, and prints: requests, raw bytes, gzip bytes (computed here with gzip -6:
 Python's http.server, which serves the site for this benchmark, sends no compression, so the raw
@@ -29,14 +34,22 @@ import argparse
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from statistics import median
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
+from bookbuild import publish  # noqa: E402
 from bookbuild.browser import launch, serve_site  # noqa: E402
+from benchlib import first_visit, load  # noqa: E402  (bench/ is on the path: the script's folder)
+
+MB = 1024 * 1024
+FIRST_VISIT = ["/", "/tour/", "/en/tour/", "/ch3/softmax/", "/en/ch3/softmax/"]
+FIRST_VISIT_GOAL_KB = 400      # issue 38 (tests/test_weight.py checks three of these pages)
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 LIGHTHOUSE_PAGES = ("chapter", "tour")
@@ -111,12 +124,50 @@ def lighthouse_runs(url: str, runs: int) -> str:
     return "\n".join(lines)
 
 
+def site_sizes(site: Path) -> None:
+    """The site by part, as built and as published, and the PDFs' size and page count."""
+    print(f"site as built ({site}): {publish.total(site) / MB:.1f} MB")
+    built = dict((part, size) for part, size, _ in publish.parts(site))
+    copy = Path(tempfile.mkdtemp(prefix="bench-published-")) / "site"
+    try:
+        shutil.copytree(site, copy)
+        publish.lean(copy)
+        print(f"site as published (make publish): {publish.total(copy) / MB:.1f} MB")
+        print(f"  {'part':<40s}{'built MB':>10s}{'published MB':>14s}{'files':>7s}")
+        for part, size, count in publish.parts(copy):
+            print(f"  {part:<40s}{built.get(part, 0) / MB:10.2f}{size / MB:14.2f}{count:7d}")
+        for part in sorted(set(built) - {p for p, _, _ in publish.parts(copy)}):
+            print(f"  {part:<40s}{built[part] / MB:10.2f}{0:14.2f}{0:7d}")
+    finally:
+        shutil.rmtree(copy.parent, ignore_errors=True)
+    pdfs = sorted((site / "pdf").glob("*.pdf"))
+    if not pdfs:
+        print("PDFs: none in site/pdf/ (run `make pdf`)")
+    from pypdf import PdfReader
+    for pdf in pdfs:
+        print(f"  {pdf.name:<40s}{pdf.stat().st_size / MB:6.2f} MB {len(PdfReader(pdf).pages):5d} pages")
+
+
+def first_visits(browser, base: str) -> None:
+    print(f"\nfirst visit, every widget mounted (1280 px, empty cache; goal {FIRST_VISIT_GOAL_KB} KB), {load()}:")
+    for path in FIRST_VISIT:
+        page, fetched = first_visit(browser, base + path)
+        page.wait_for_timeout(300)
+        total = sum(n for _, n in fetched)
+        page.context.close()
+        print(f"  {path:<22s}{len(fetched):4d} requests {total / 1024:7.0f} KB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, default=ROOT / "site")
     parser.add_argument("--lighthouse-runs", type=int, default=5, metavar="N",
                         help="Lighthouse runs per page (default 5; 0 skips Lighthouse)")
     args = parser.parse_args()
+    site_sizes(args.site)
+    with serve_site(args.site) as base, launch() as browser:
+        first_visits(browser, base)
+    print()
     print("load average: %.2f %.2f %.2f (task times depend on it)" % os.getloadavg())
     print("server: Python http.server, no compression (gzip column computed here with gzip -6)\n")
     print(f"{'page':<22}{'requests':>9}{'raw KB':>9}{'gzip KB':>9}{'longest task ms':>17}")

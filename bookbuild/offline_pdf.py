@@ -10,11 +10,16 @@
   length of a line, and KaTeX writes each formula as one long line of tags (34 s of a 52 s build).
   Once print-site has written the print page, the formulas get their one line back
   (:func:`on_post_build`): the print page holds what the pages hold.
+* ``overrides/print/pdf.css`` (:data:`PDF_CSS`) is the print page's layout, which tools/pdf.py
+  adds before printing; the site does not serve it (bookbuild/vendor.py leaves it out).
 * The nav gets a last entry that links to this language's PDF. The PDF does not exist while
   MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
   here, after MkDocs validated the nav, rather than written into the nav of the configs.
 
-The PDFs live at site/pdf/ for both languages: see PDF_NAMES and tools/pdf.py.
+The PDFs live at site/pdf/ for both languages, two editions each (tools/pdf.py): the student
+edition (the book: no answers, exercises as worksheets), which the nav and the home page link, and
+the teacher's key (the answers and reference solutions), which the home page links: see
+:func:`pdf_name`.
 """
 
 from __future__ import annotations
@@ -32,7 +37,13 @@ from mkdocs.structure.nav import Link
 from .nav_titles import TITLES
 
 ROOT = Path(__file__).resolve().parents[1]
-PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}
+PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}   # the student edition
+KEY_NAMES = {"zh": "seeing-attention-zh-key.pdf", "en": "seeing-attention-en-key.pdf"}   # the teacher's key
+
+
+def pdf_name(lang: str, edition: str = "student") -> str:
+    """The file name of a language's PDF in site/pdf/: edition "student" (the book) or "key"."""
+    return (PDF_NAMES if edition == "student" else KEY_NAMES)[lang]
 
 
 KATEX = re.compile(r'<span class="katex">')
@@ -93,6 +104,9 @@ def on_post_build(config):   # after print-site wrote the print page (hooks run 
 def on_config(config):
     config.extra["build"] = build_info()
     return config
+
+
+PDF_CSS = "print/pdf.css"      # in overrides/, read by tools/pdf.py
 
 
 def on_nav(nav, config, files):

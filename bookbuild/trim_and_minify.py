@@ -18,7 +18,7 @@ and values, and every word of the site's scripts. Text is not a token, so a sent
 the tokens as they were and every purge comes from the cache.
 
 * Material's main stylesheet, against every page (the print page and 404 too) and every script
-  the site serves or inlines (Material's bundle adds classes at run time: all of its words count;
+  the site serves or inlines, Pyodide's aside (Material's bundle adds classes at run time: all of its words count;
   a class it builds from a prefix, ``md-source__fact--${t}``, keeps every class that starts so).
   Its custom properties stay when a kept rule reads them or a page, a script or another stylesheet names them.
 * Material's palette stylesheet, against the colours and schemes the config's palette names.
@@ -84,14 +84,15 @@ def _remove_indented(pattern: re.Pattern, text: str) -> str:
 # Elements whose whitespace shows: <pre>, what Material styles white-space: pre-wrap (code, kbd),
 # <textarea>; scripts and stylesheets stay as written (csp.py hashes the inline scripts).
 KEEP_WHITESPACE = re.compile(r"<(pre|code|kbd|textarea|script|style)\b.*?</\1>", re.S | re.I)
-INDENT = re.compile(r"\n[ \t]+")
+INDENT = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")    # a line break, the indentation and the blank lines after it
 
 
 def strip_indentation(html: str) -> str:
-    """``html`` without the spaces that begin its lines, except inside elements that show them.
+    """``html`` without the spaces that begin its lines and without blank lines (Material's
+    templates leave thousands: 2.4 KB of a chapter page), except inside elements that show them.
 
-    >>> strip_indentation("<ul>\\n  <li>a\\n    b</li>\\n</ul>\\n<pre>\\n  x</pre>\\n  <code>\\n y</code>")
-    '<ul>\\n<li>a\\nb</li>\\n</ul>\\n<pre>\\n  x</pre>\\n<code>\\n y</code>'
+    >>> strip_indentation("<ul>\\n  <li>a\\n\\n\\n    b</li>\\n</ul>\\n<pre>\\n\\n  x</pre>\\n  <code>\\n y</code>")
+    '<ul>\\n<li>a\\nb</li>\\n</ul>\\n<pre>\\n\\n  x</pre>\\n<code>\\n y</code>'
     """
     out, start = [], 0
     for match in KEEP_WHITESPACE.finditer(html):
@@ -153,11 +154,18 @@ def purge(css: str, words, prefixes=(), keep=(), variables: bool = False) -> str
 def trim_notebook(html: str) -> str:
     """A lab page without the empty MathJax loader, its notebook stylesheets purged against the page."""
     html = EMPTY_MATHJAX.sub("", html)
-    words, keep = tokens(html), CUSTOM_PROPERTY.findall(html)
+    # A custom property stays when something other than its own stylesheet names it: the page,
+    # its other stylesheets (a notebook sheet reads what another declares), its scripts. What its
+    # own sheet reads PurgeCSS finds itself; JupyterLab declares ~100 icons as data: URLs there
+    # (--jp-icon-*, 87 KB a page) that only rules for elements a rendered notebook lacks read.
+    sheets = [m[2] for m in STYLE.finditer(html)]
+    outside = CUSTOM_PROPERTY.findall(STYLE.sub("", html))
+    words = tokens(html)
 
     def trim(match):
         if ".jupyter-wrapper" not in match[2]:
             return match[0]  # Pygments' small stylesheet and the book's own: left as they are
+        keep = outside + [name for sheet in sheets if sheet != match[2] for name in CUSTOM_PROPERTY.findall(sheet)]
         return f'{match[1][:-1]} data-trimmed="lean">{purge(match[2], words, keep=keep, variables=True)}{match[3]}'
 
     return STYLE.sub(trim, html)
@@ -200,7 +208,10 @@ def _material_css(config) -> None:
     folder = site / "assets" / "stylesheets"
     pages = sorted(site.rglob("*.html"))
     texts = [p.read_text(encoding="utf-8") for p in pages]
-    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))]
+    # Pyodide's own scripts (only the Chinese book carries them) put nothing into a page: left
+    # out, both books purge against the same words and write the same stylesheet.
+    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))
+               if "pyodide" not in p.relative_to(site).parts]
     inline = [body for text in texts for body in SCRIPT_BODY.findall(text)]
     stylesheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if not p.name.startswith("main.")]
     words = {w for text in texts for w in tokens(text)} | {w for text in scripts for w in tokens(text, script=True)}

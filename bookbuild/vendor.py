@@ -3,10 +3,17 @@
 The packages and their versions are pinned in package.json / package-lock.json and installed
 by `make setup` (`npm ci`). Nothing here is committed; a missing file stops the build with a
 message that says how to fix it.
+
+Material's source maps (``*.map``, 2.5 MB in both languages) are for whoever debugs Material's
+own code, not for readers: they leave the site, and so does the ``sourceMappingURL`` comment of
+each of its scripts that named one (a browser's developer tools would ask for a missing file).
+So does ``overrides/print/pdf.css``, the print page's layout that tools/pdf.py adds when it prints
+(MkDocs copies every file of the theme folder but its templates).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -43,7 +50,34 @@ def vendored_files() -> list[tuple[str, Path]]:
     return pairs
 
 
+MATERIAL_ASSETS = ("assets/javascripts/", "assets/stylesheets/")   # the theme's own files, where its maps are
+SOURCE_MAP_COMMENT = re.compile(rb"\n?(?://[#@] sourceMappingURL=\S+|/\*[#@] sourceMappingURL=[^*]*\*/)\s*$")
+
+
+NOT_SERVED = ("print/pdf.css",)      # theme files for tools/pdf.py, not for readers
+
+
+def without_source_maps(files, config):
+    """``files`` without Material's source maps (its scripts and stylesheets without the comment
+    that names one) and without :data:`NOT_SERVED`."""
+    for file in list(files):
+        if file.src_uri in NOT_SERVED:
+            files.remove(file)
+            continue
+        if not file.dest_uri.startswith(MATERIAL_ASSETS):
+            continue
+        if file.dest_uri.endswith(".map"):
+            files.remove(file)
+        elif file.dest_uri.endswith((".js", ".css")) and file.abs_src_path:
+            data = Path(file.abs_src_path).read_bytes()
+            stripped = SOURCE_MAP_COMMENT.sub(b"\n", data)
+            if stripped != data:
+                files.remove(file)
+                files.append(File.generated(config, file.src_uri, content=stripped))
+    return files
+
+
 def on_files(files, config):
     for site_path, path in vendored_files():
         files.append(File.generated(config, site_path, abs_src_path=str(path)))
-    return files
+    return without_source_maps(files, config)

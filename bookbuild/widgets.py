@@ -386,6 +386,73 @@ def compute(name: str, lang: str) -> bytes:
     return json.dumps(BUILDERS[name.removesuffix(".json")](lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+# A widget that shows one item of a collection fetches that item alone (a first visit to 3.3 fetched
+# every exercise, 38 KB, for one): the build also writes each item as data/widgets/<name>/<id>.json.
+# {name: (the collection's key, the keys every item's file repeats)}. toy.json itself is written
+# without its sentences (the rules the reader's own sentence needs, 2 KB instead of 31), steps.json
+# as the list of its examples (each example's id and label: the widget fetches an example when it
+# is shown), and each example's slider positions (its grid, 10 KB) in a file of their own,
+# <id>.grid.json, which the widget fetches when a step that uses the divisor is first shown (the
+# tour opens on the scores); exercises.json stays whole beside its items (chapter lists read it).
+PARTS = {"toy": ("sentences", ()), "exercises": ("exercises", ("labels", "timeout", "graded")), "steps": ("examples", ())}
+
+
+def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
+    """The file ``name`` as the site serves it and its items' files {id: JSON}, from its data.
+
+    >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
+    ...                                    "questions": {"y": {"v": 3}}})
+    >>> items
+    {'x': {'labels': {'a': 1}, 'timeout': 5, 'item': {'t': 2}}, 'question-y': {'labels': {'a': 1}, 'item': {'v': 3}}}
+    >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
+    {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
+    """
+    key, shared = PARTS[name]
+    collection = data[key]
+    items = collection.items() if isinstance(collection, dict) else ((item["id"], item) for item in collection)
+    files = {k: {**{s: data[s] for s in shared if s in data}, "item": item} for k, item in items}
+    if name == "exercises":   # a checked question's own file too (question.js), named apart from the exercises
+        files.update({f"question-{k}": {"labels": data["labels"], "item": q} for k, q in data.get("questions", {}).items()})
+    if name == "steps":
+        for k in list(files):
+            item = files[k]["item"]
+            files[k] = {"item": {**{f: v for f, v in item.items() if f != "grid"}, "grid_size": len(item["grid"])}}
+            files[f"{k}.grid"] = {"grid": item["grid"]}
+    if name == "toy":
+        whole = {k: v for k, v in data.items() if k != key}
+    elif name == "steps":
+        whole = {key: [{"id": item["id"], "label": item["label"]} for item in collection]}
+    else:
+        whole = data
+    return whole, files
+
+
+def _to_shown(values, decimals: int = 4):
+    """Nested lists of numbers, each rounded to ``decimals`` where that prints it as before with
+    ``decimals`` and with 0 decimals (the only ways positions.js prints them), else kept whole."""
+    if isinstance(values, list):
+        return [_to_shown(v, decimals) for v in values]
+    r = round(values, decimals)
+    return r if all(f"{r:.{d}f}" == f"{values:.{d}f}" for d in (0, decimals)) else values
+
+
+def served(name: str, data: dict) -> dict:
+    """``data`` as the site serves it: the positions' dot products (a symmetric matrix, 25 KB of a
+    29 KB file) as their upper triangle, row i from column i on (positions.js fills in the rest),
+    and its numbers with the 4 decimals the widget prints (18 -> 14 KB).
+
+    >>> served("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})
+    {'sim': [[1.0, 2.1235], [3.0]], 'pe': [[7.49996, 0.8415]]}
+    """
+    if name == "positions":
+        return {**data, "sim": _to_shown([row[i:] for i, row in enumerate(data["sim"])]), "pe": _to_shown(data["pe"])}
+    return data
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def on_files(files, config):
     from . import data
 
@@ -395,6 +462,15 @@ def on_files(files, config):
     if computed:
         data.ensure(lang, log.info)
     for name, path in paths.items():
-        files.append(File.generated(config, f"data/widgets/{name}", content=path.read_bytes()))
+        content = path.read_bytes()
+        stem = name.removesuffix(".json")
+        if stem == "positions":
+            content = _json(served(stem, json.loads(content)))
+        if stem in PARTS:
+            whole, items = parts(stem, json.loads(content))
+            content = _json(whole)
+            for item_id, item in items.items():
+                files.append(File.generated(config, f"data/widgets/{stem}/{item_id}.json", content=_json(item)))
+        files.append(File.generated(config, f"data/widgets/{name}", content=content))
     log.info("widget data (%s): %s computed, %d cached", lang, ", ".join(computed) or "none", len(paths) - len(computed))
     return files

@@ -1,7 +1,9 @@
-"""The offline PDF of each language (made by `make pdf`: tools/pdf.py from the built print pages).
+"""The offline PDFs of each language (made by `make pdf`: tools/pdf.py from the built print pages):
+the student edition (the book) and the teacher's key.
 
-Checks the PDF itself (pdftotext, pdffonts, pdfimages from poppler-utils; links with pypdf) and
-the print page it was printed from, in Chromium with print media (figures, answers, widgets).
+Checks the PDFs themselves (pdftotext, pdffonts, pdfimages from poppler-utils; links and text
+with pypdf) and the print page they were printed from, in Chromium with print media (figures,
+answers, widgets, words that only mean something on screen).
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ def source(lang: str, page: str) -> str:
     return (ROOT / "docs" / lang / page).read_text(encoding="utf-8")
 
 
-def pdf_path(lang: str) -> Path:
-    path = SITE / "pdf" / offline_pdf.PDF_NAMES[lang]
-    assert path.is_file(), f"{path} missing: run `make pdf` (it builds the site and prints both PDFs)"
+def pdf_path(lang: str, edition: str = "student") -> Path:
+    path = SITE / "pdf" / offline_pdf.pdf_name(lang, edition)
+    assert path.is_file(), f"{path} missing: run `make pdf` (it builds the site and prints both editions)"
     return path
 
 
@@ -49,12 +51,12 @@ def poppler(*args: str) -> str:
 
 
 @functools.cache
-def pdf_text(lang: str) -> str:
+def pdf_text(lang: str, edition: str = "student") -> str:
     """The text of the PDF without running heads and page numbers, read twice: in reading
     order, then by physical layout (which keeps a line of code output on one line)."""
     texts = []
     for mode in ([], ["-layout"]):
-        pages = poppler("pdftotext", *mode, "-enc", "UTF-8", str(pdf_path(lang)), "-").split("\f")
+        pages = poppler("pdftotext", *mode, "-enc", "UTF-8", str(pdf_path(lang, edition)), "-").split("\f")
         texts.append("\n".join(line for page in pages for line in page.splitlines()
                                if squeeze(line) not in HEADS and not re.fullmatch(r"\s*\d+\s*", line)))
     return "\n\f\n".join(texts)
@@ -69,7 +71,7 @@ def squeeze(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).translate(SMART))
 
 
-HEADS = {squeeze(h) for h in pdf_tool.RUNNING_HEAD.values()}  # left out of the text
+HEADS = {squeeze(h) for h in [*pdf_tool.RUNNING_HEAD.values(), *pdf_tool.KEY_HEAD.values()]}  # left out of the text
 
 
 def printed(line: str, text: str, every: bool = True) -> bool:
@@ -127,12 +129,14 @@ FACTS = r"""() => {
     // folds that print: not those a live widget draws inside its .screen-only box (an exercise's
     // hints and solution; the exercise prints its solution in its own print-only form)
     closedAnswers: printedFolds().filter((d) => !d.open || !shown(d.querySelector(':scope > :not(summary)'))).length,
-    answers: printedFolds().map((d) => {
+    answers: printedFolds().filter((d) => d.matches('.question')).map((d) => {
       const answer = (d.querySelector(':scope > p') || d).cloneNode(true);
       answer.querySelectorAll('.arithmatex, .katex, code').forEach((m) => m.replaceWith('\u0000'));
       // the longest run of plain text (formulas and code read differently in a PDF's text layer)
       return answer.textContent.split('\u0000').sort((a, b) => b.length - a.length)[0].trim().slice(0, 40);
     }),
+    questions: printedFolds().filter((d) => d.matches('.question')).map((d) => d.querySelector('summary').innerText.trim()),
+    printedText: book.innerText,
     rawMath: [...book.querySelectorAll('.arithmatex')].filter((m) => !m.querySelector('.katex')).map((m) => m.textContent),
     katexErrors: [...book.querySelectorAll('.katex-error')].map((m) => m.textContent),
     codeBlocks: [...book.querySelectorAll('.highlight pre')].map((pre) => pre.innerText.trim().split('\n')[0]),
@@ -206,12 +210,67 @@ def test_no_link_points_back_at_the_machine_that_printed_it(lang):
     assert not local, f"{lang}: links to the local print server: {local}"
 
 
-def test_fonts_are_embedded(lang):
-    rows = poppler("pdffonts", str(pdf_path(lang))).splitlines()[2:]
+@pytest.mark.parametrize("edition", pdf_tool.EDITIONS)
+def test_every_name_fits_in_a_pdf_name(lang, edition):
+    """A named destination (a link's target, named by its id percent-encoded) is a PDF name: at
+    most 127 bytes. Before tools/pdf.py shortened long ids, 41 headings of the Chinese book (up to
+    178 bytes) were longer, and poppler reported each as a syntax error."""
+    path = pdf_path(lang, edition)
+    assert not pdf_tool.long_names(path), f"{lang} ({edition}): names over {pdf_tool.MAX_NAME} bytes"
+    errors = subprocess.run(["pdfinfo", "-dests", str(path)], check=True, capture_output=True, text=True).stderr
+    assert "Syntax Error" not in errors, f"{lang} ({edition}): poppler reports:\n{errors[:2000]}"
+
+
+@pytest.mark.parametrize("edition", pdf_tool.EDITIONS)
+def test_every_font_is_named_and_embedded(lang, edition):
+    """pdffonts: every font embedded, with a name, and none a Type 3 font (what Chromium makes of
+    a CFF font such as the installed Noto CJK: each glyph a drawing, no name; bookbuild/pdf_fonts.py
+    gives the CJK fonts TrueType outlines)."""
+    rows = poppler("pdffonts", str(pdf_path(lang, edition))).splitlines()[2:]
     assert rows, f"{lang}: no fonts in the PDF"
     # columns: name, type (1-2 words), encoding, emb, sub, uni, object, id: read from the right.
     not_embedded = [row for row in rows if row.split()[-5] != "yes"]
-    assert not not_embedded, f"{lang}: fonts not embedded:\n" + "\n".join(not_embedded)
+    assert not not_embedded, f"{lang} ({edition}): fonts not embedded:\n" + "\n".join(not_embedded)
+    unnamed = [row for row in rows if row.startswith("[none]") or " Type 3 " in row]
+    assert not unnamed, f"{lang} ({edition}): Type 3 or unnamed fonts:\n" + "\n".join(unnamed[:10])
+    if lang == "zh":
+        assert any("NotoSansCJKsc" in row and "CID TrueType" in row for row in rows), rows
+
+
+@pytest.mark.parametrize("edition", pdf_tool.EDITIONS)
+def test_each_pdf_is_at_most_6_mb(lang, edition):
+    size = pdf_path(lang, edition).stat().st_size
+    assert size <= 6 * 1024 * 1024, f"{lang} ({edition}): {size / 1024 / 1024:.1f} MB (issue 38: at most 6)"
+
+
+def chinese_sentences(count: int = 24) -> list[str]:
+    """Sentences of the Chinese book's prose, spread over it: one sentence per line in the sources
+    (a line of 12-60 characters, mostly Chinese, with no markup, formula or number macro, not in
+    a fold), that the print page prints."""
+    printed_text = squeeze(print_page_facts("zh")["printedText"])
+    found = []
+    for page in book_pages("zh"):
+        for line in source("zh", page).splitlines():
+            if (12 <= len(line) <= 60 and line.endswith("。") and not line[0].isspace() and not re.search(r"[\\{}<>\[\]`*|#$_]", line)
+                    and sum("\u4e00" <= c <= "\u9fff" for c in line) >= 0.7 * len(line) and squeeze(line) in printed_text):
+                found.append(line)
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+def test_chinese_text_can_be_selected_searched_and_copied():
+    """A sample of the Chinese book's sentences is found in the PDF's text as poppler extracts it
+    (search, copy) and as pypdf does (another reader's text layer), character for character."""
+    from pypdf import PdfReader
+
+    sentences = chinese_sentences()
+    assert len(sentences) >= 20, sentences
+    popper_text = squeeze(pdf_text("zh"))
+    reader_text = squeeze("".join(page.extract_text() or "" for page in PdfReader(pdf_path("zh")).pages))
+    missing = [s for s in sentences if squeeze(s) not in popper_text]
+    assert not missing, f"not found by pdftotext: {missing}"
+    missing = [s for s in sentences if squeeze(s) not in reader_text]
+    assert not missing, f"not found by pypdf: {missing}"
 
 
 @functools.cache
@@ -306,12 +365,123 @@ def test_screen_only_text_never_prints(lang):
     assert all(len(squeeze(t)) >= 4 for t in screen_only_texts(lang))
 
 
-def test_folded_answers_print_open(lang):
+def solution_lines(lang: str) -> dict[str, list[str]]:
+    """{exercise id: the lines of its reference solution (in ``lang``) that nothing else the
+    print page prints has}: the starting code, a listing or the prose may share a line with a
+    solution (``e = np.exp(x - np.max(x))``); such a line proves nothing."""
+    from bookbuild import exercise_pages
+
+    printed_text = squeeze(print_page_facts(lang)["printedText"])
+    found = {}
+    for exercise_id, (_, ex) in exercise_pages.load_all().items():
+        lines = [line.split("#")[0].strip() for line in exercise_pages._for_language(ex.solution, lang).splitlines()]
+        own = [line for line in lines if len(squeeze(line)) >= 10 and printed_text.count(squeeze(line)) == 1]
+        if own:
+            found[exercise_id] = own
+    return found
+
+
+def own_answers(lang: str) -> list[str]:
+    """The folded answers' longest runs of plain text that nothing else the print page prints has."""
+    facts = print_page_facts(lang)
+    printed_text = squeeze(facts["printedText"])
+    return [a for a in facts["answers"] if len(squeeze(a)) >= 12 and printed_text.count(squeeze(a)) == 1]
+
+
+def test_student_edition_holds_no_answer_and_no_solution(lang):
+    """Not one folded answer (its longest run of plain text) and not one line of a reference
+    solution is in the student edition (the lines and runs that the rest of the book does not
+    print too); every question is."""
     facts = print_page_facts(lang)
     assert facts["closedAnswers"] == 0, f"{lang}: {facts['closedAnswers']} answers print folded"
-    text = squeeze(pdf_text(lang))
+    text = squeeze(pdf_text(lang, "student"))
+    answers = own_answers(lang)
+    assert len(answers) >= 60, f"{lang}: only {len(answers)} answers found on the print page"
+    leaked = [a for a in answers if squeeze(a) in text]
+    assert not leaked, f"{lang}: answers in the student edition: {leaked[:5]}"
+    solutions = solution_lines(lang)
+    assert len(solutions) >= 20, solutions
+    leaked = [f"{i}: {line}" for i, lines in solutions.items() for line in lines if squeeze(line) in text]
+    assert not leaked, f"{lang}: reference solutions in the student edition: {leaked[:5]}"
+    questions = [q for q in facts["questions"] if len(squeeze(q)) >= 8]
+    assert len(questions) >= 60, questions
+    missing = [q for q in questions if not printed(q, text)]
+    assert not missing, f"{lang}: questions missing from the student edition: {missing[:5]}"
+
+
+def test_teacher_key_holds_every_answer_and_solution(lang):
+    facts = print_page_facts(lang)
+    text = squeeze(pdf_text(lang, "key"))
     missing = [a for a in facts["answers"] if not printed(a, text, every=False)]
-    assert not missing, f"{lang}: answers missing from the PDF: {missing}"
+    assert not missing, f"{lang}: answers missing from the teacher's key: {missing}"
+    missing = [f"{i}: {line}" for i, lines in solution_lines(lang).items() for line in lines if not printed(line, text)]
+    assert not missing, f"{lang}: reference solutions missing from the teacher's key: {missing}"
+    cover = poppler("pdftotext", "-enc", "UTF-8", "-f", "1", "-l", "1", str(pdf_path(lang, "key")), "-")
+    assert squeeze(pdf_tool.KEY_HEAD[lang].split("·")[-1]) in squeeze(cover), f"{lang}: the key's cover does not say what it is"
+
+
+def test_exercises_print_as_worksheets(lang):
+    """Each exercise of the student edition: its task, its starting code, then ruled room
+    labelled "Your code:" (tools/pdf.py WORKSHEET)."""
+    from bookbuild import exercise_pages
+
+    text = pdf_text(lang, "student")
+    label = pdf_tool.WORKSHEET[lang]["code"]
+    embedded = [e for e, page in exercise_pages.embedded_in(lang).items() if page in book_pages(lang)]
+    assert text.split("\f")[0].count(label) == len(embedded), (
+        f"{lang}: {text.split(chr(12))[0].count(label)} worksheets for {len(embedded)} exercises")
+    squeezed = squeeze(text)
+    for exercise_id in embedded:
+        _, ex = exercise_pages.load_all()[exercise_id]
+        starter = [line.strip() for line in exercise_pages._for_language(ex.starter, lang).splitlines() if line.strip()]
+        assert printed(max(starter, key=len), squeezed), f"{lang}: {exercise_id}'s starting code is not printed"
+
+
+SCREEN_WORDS = {
+    # an action only a screen answers: press, click, tap, drag, a slider, hover, scroll, a button...
+    "en": re.compile(r"\b(?:press(?:es|ing)?|click(?:s|ed|ing)?|tap(?:s|ping)?|drag(?:s|ged|ging)?|sliders?|"
+                     r"hover(?:s|ing)?|scroll(?:s|ing)?|buttons?|tick|type your|menu)\b", re.I),
+    "zh": re.compile(r"按下|点击|点开|点一下|轻点|轻触|拖动|拖一拖|可以拖|滑块|悬停|鼠标|按钮|输入你|勾上|勾选|菜单|"
+                     r"可以点|能点|直接点|按“[^”]{1,10}”[，：]"),
+}
+# A sentence may name such an action on paper when it says where it happens (the book's website),
+# and a publisher is a Press.
+SCREEN_WORDS_ALLOWED = {"en": re.compile(r"website|web page|University Press|idea truly clicks"),
+                        "zh": re.compile(r"网站上|网页上")}
+
+
+def screen_sentences(text: str, lang: str) -> list[str]:
+    """The sentences of ``text`` that ask for something only a screen can do.
+
+    >>> screen_sentences('Press “Check my code” and see. Every number is computed.', "en")
+    ['Press “Check my code” and see.']
+    >>> screen_sentences("按“检查我的代码”，浏览器会试。它按“位置”转。网站上可以拖动滑块。", "zh")
+    ['按“检查我的代码”，浏览器会试']
+    """
+    sentences = re.split(r"(?<=[.!?;:])\s+|[。！？；\n]", text)
+    return [s.strip() for s in sentences if SCREEN_WORDS[lang].search(s) and not SCREEN_WORDS_ALLOWED[lang].search(s)]
+
+
+def test_nothing_that_only_works_on_screen_prints(lang):
+    """The print page's printed text (print media: .screen-only hidden) asks the reader to press,
+    click, tap, drag, hover or scroll nowhere, and names no slider, button or menu, unless it says
+    that this happens on the book's website."""
+    found = screen_sentences(print_page_facts(lang)["printedText"], lang)
+    assert not found, f"{lang}: screen-only words on paper:\n" + "\n".join(found)
+
+
+def test_concept_table_prints_as_a_landscape_handout(lang):
+    """7.1's concept table: on landscape pages of their own (print.css @page handout), two at most."""
+    from pypdf import PdfReader
+
+    head = {"zh": ["生活比喻", "准确含义"], "en": ["Everyday", "Precise meaning"]}[lang]
+    pages = poppler("pdftotext", "-enc", "UTF-8", str(pdf_path(lang)), "-").split("\f")
+    with_table = [i for i, page in enumerate(pages) if all(h in page for h in head)]
+    assert 1 <= len(with_table) <= 2, f"{lang}: the concept table spans pages {with_table}"
+    reader = PdfReader(pdf_path(lang))
+    for i in with_table:
+        box = reader.pages[i].mediabox
+        assert box.width > box.height, f"{lang}: page {i + 1} of the concept table is not landscape"
 
 
 def test_every_widget_has_a_static_form_in_print(lang):
@@ -349,14 +519,16 @@ def test_widget_rule_catches_an_empty_box():
 
 
 def test_pdf_is_linked_from_home_page_and_nav():
+    """The student edition from the home page's text and the nav; the teacher's key from the text."""
     for lang in LANGS:
         home = SITE / ("en/" if lang == "en" else "") / "index.html"
         html = home.read_text(encoding="utf-8")
-        name = offline_pdf.PDF_NAMES[lang]
-        links = re.findall(rf'href="([^"]*{re.escape(name)})"', html)
-        assert len(links) >= 2, f"{home}: expected a link to {name} in the text and the nav, found {links}"
-        for link in links:
-            assert (home.parent / link).resolve() == pdf_path(lang).resolve(), f"{home}: {link} does not reach the PDF"
+        for edition, least in (("student", 2), ("key", 1)):
+            name = offline_pdf.pdf_name(lang, edition)
+            links = re.findall(rf'href="([^"]*{re.escape(name)})"', html)
+            assert len(links) >= least, f"{home}: expected {least} links to {name}, found {links}"
+            for link in links:
+                assert (home.parent / link).resolve() == pdf_path(lang, edition).resolve(), f"{home}: {link} does not reach the PDF"
 
 
 def test_print_page_holds_each_pages_final_html(lang):

@@ -268,6 +268,7 @@ def test_switch_scene_heads_and_steps(site, lang):
     assert steps.locator('[data-role="score"]').all_inner_texts() == [f"{x:.3f}" for x in s.scores[i]]
     assert steps.locator('input[type="range"]').is_hidden()
     steps.locator(".attn-steps__tabs .attn-choice").nth(2).click()       # softmax
+    steps.locator('[data-role="weight"]').first.wait_for()              # the slider's positions are fetched now
     assert steps.locator('[data-role="weight"] .attn-num').all_inner_texts() == [pct(w) for w in s.weights[i]]
     slider = steps.locator('input[type="range"]')
     top = int(np.argmax(s.weights[i]))

@@ -1,23 +1,38 @@
-"""Print the whole book, one PDF per language, from the built site.
+"""Print the whole book, two editions per language, from the built site.
 
-    python tools/pdf.py [--site site] [--lang zh en]
+    python tools/pdf.py [--site site] [--lang zh en] [--edition student key]
 
 Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
-in Debian's headless Chromium (Playwright), and writes site/pdf/seeing-attention-<lang>.pdf.
+in Debian's headless Chromium (Playwright), and writes for each language (names in
+bookbuild/offline_pdf.py):
+
+* the student edition, site/pdf/seeing-attention-<lang>.pdf: the book, with no reference
+  solution and no answer; each coding exercise prints as a worksheet (the task, the starting
+  code, ruled room to write) and each question with a few ruled lines under it;
+* the teacher's key, site/pdf/seeing-attention-<lang>-key.pdf: for every page that has them,
+  its questions with their answers and its exercises (the task, the starting code, a reference
+  solution), with its own contents.
+
 Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py),
 waits until every formula is KaTeX markup (rendered at build time), every figure has loaded and
 the fonts are ready, opens every folded answer, and checks that nothing was requested from
-outside the site. The table of contents gets page numbers in two passes: print, read where
-each contents link lands in the PDF, write the numbers in, print again (and check them).
+outside the site. Chinese is drawn with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py),
+so every font in the PDF is a named, embedded font (Chromium writes CFF fonts as Type 3). The
+table of contents gets page numbers in two passes: print, read where each contents link lands in
+the PDF, write the numbers in, print again (and check them). qpdf then packs the PDF's objects
+into compressed object streams (the tags for screen readers were a third of its bytes).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -25,13 +40,108 @@ from urllib.parse import unquote, urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
 from bookbuild.browser import launch, serve_site  # noqa: E402
-from bookbuild.offline_pdf import PDF_NAMES  # noqa: E402  (the build names the files)
+from bookbuild import pdf_fonts  # noqa: E402
+from bookbuild.offline_pdf import PDF_CSS, pdf_name  # noqa: E402  (the build names the files)
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
+EDITIONS = ("student", "key")
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}
+KEY_HEAD = {"zh": "看见注意力 · 教师答案册", "en": "Seeing Attention · Teacher's key"}
+# The worksheet's words (the student edition).
+WORKSHEET = {
+    "zh": {"code": "你的代码：", "answer": "你的回答："},
+    "en": {"code": "Your code:", "answer": "Your answer:"},
+}
+
+# The student edition: no answer, no reference solution. A folded question keeps its question
+# (the summary) and gets ruled lines; an exercise's printed form (bookbuild/exercise_pages.py: the
+# starting code, then the solution in a fold) loses the fold and gets ruled room for as many
+# lines as the solution has, and a few more. Returns what it changed.
+STUDENT = r"""(words) => {
+  const book = document.querySelector('#print-site-page');
+  const ruled = (lines, label) => {
+    const box = document.createElement('div');
+    box.className = 'worksheet-room';
+    const caption = document.createElement('p');
+    caption.className = 'worksheet-room__label';
+    caption.textContent = label;
+    box.append(caption);
+    for (let i = 0; i < lines; i++) {
+      const line = document.createElement('div');
+      line.className = 'worksheet-room__line';
+      box.append(line);
+    }
+    return box;
+  };
+  let questions = 0, exercises = 0, solutions = 0;
+  for (const form of book.querySelectorAll('[data-widget="exercise"] + .print-only')) {
+    const solution = form.querySelector('details');
+    const lines = solution ? solution.querySelector('pre').innerText.trim().split('\n').length : 8;
+    if (solution) solution.remove();
+    form.classList.add('worksheet');
+    form.append(ruled(Math.max(8, lines + 3), words.code));
+    exercises += 1;
+  }
+  for (const d of book.querySelectorAll('details.question')) {
+    const item = document.createElement('div');
+    item.className = 'worksheet-question';
+    const question = document.createElement('p');
+    question.className = 'worksheet-question__text';
+    question.append(...d.querySelector(':scope > summary').childNodes);
+    item.append(question, ruled(3, words.answer));
+    d.replaceWith(item);
+    questions += 1;
+  }
+  // any other reference solution (a success fold) leaves too
+  for (const d of book.querySelectorAll('details.success')) { d.remove(); solutions += 1; }
+  return {questions, exercises, solutions};
+}"""
+
+# The teacher's key: each page keeps its title and, in order, its questions (with their answers)
+# and its exercises (the task before the widget, the printed form with its reference solution),
+# each run under the heading it sits under; pages and chapters left empty go, and so do their
+# entries in the contents. Returns what it kept.
+KEY = """() => {
+  const book = document.querySelector('#print-site-page');
+  let questions = 0, exercises = 0;
+  for (const page of book.querySelectorAll('section.print-page[heading-number]:not(.md-section)')) {
+    const title = page.querySelector(':scope > h1');
+    const kept = [];
+    let heading = null, shown = null;
+    for (const el of page.querySelectorAll('h2, h3, details.question, [data-widget="exercise"]')) {
+      if (el.matches('h2, h3')) { heading = el; continue; }
+      if (heading && heading !== shown) { kept.push(heading); shown = heading; }
+      if (el.matches('details.question')) { kept.push(el); questions += 1; continue; }
+      const task = [];
+      for (let p = el.previousElementSibling; p && !p.matches('h1, h2, h3, h4'); p = p.previousElementSibling) {
+        if (!p.matches('.screen-only, [data-widget]')) task.unshift(p);
+      }
+      const form = el.nextElementSibling;
+      kept.push(...task);
+      if (form && form.matches('.print-only')) kept.push(form);
+      exercises += 1;
+    }
+    if (kept.length) page.replaceChildren(...[title, ...kept].filter(Boolean));
+    else page.remove();
+  }
+  for (const chapter of book.querySelectorAll('section.print-page.md-section')) {
+    if (!chapter.querySelector('section.print-page[heading-number]')) chapter.remove();
+  }
+  for (const a of [...document.querySelectorAll('#print-page-toc a[href]')]) {   // the page's own URL + #id
+    const id = decodeURIComponent(new URL(a.href, location.href).hash.slice(1));
+    if (id && !document.getElementById(id)) a.closest('li').remove();
+  }
+  for (const list of [...document.querySelectorAll('#print-page-toc ul')].reverse()) {
+    if (!list.querySelector('li')) list.remove();
+  }
+  return {questions, exercises};
+}"""
 
 # Print-only figures are loading="lazy" (never fetched on screen): fetch them for print.
 EAGER = """() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => { img.loading = 'eager'; })"""
+
+# The longest name a PDF may hold, in bytes (PDF 1.7, Annex C.2): a named destination is one.
+MAX_NAME = 127
 
 # True when the page is ready to print: math typeset, figures decoded, fonts loaded.
 READY = """() => {
@@ -43,6 +153,7 @@ READY = """() => {
 }"""
 
 PREPARE = """() => {
+  const MAX_NAME = %d;   // MAX_NAME
   document.querySelectorAll('details').forEach((d) => d.setAttribute('open', ''));
   // Links inside the book become links inside the PDF: same-page anchors are made plain '#id'
   // (a PDF viewer cannot follow a link back to the local server that printed it).
@@ -53,6 +164,31 @@ PREPARE = """() => {
     if (url.origin !== location.origin) continue;
     if (url.origin + url.pathname === here && url.hash) a.setAttribute('href', url.hash);
     else if (!a.closest('.screen-only')) leaks.push(a.getAttribute('href'));
+  }
+  // Chromium names a link's destination in the PDF by the target's id, percent-encoded; a PDF
+  // name is at most 127 bytes (PDF 1.7, Annex C), and 41 ids of the Chinese book (a heading's id
+  // holds its words: ch10-sharing-kv-每个词元… is 178 bytes encoded) were longer: poppler reports
+  // each as a syntax error and a reader that keeps to the limit may not follow the link. Such a
+  // target gets a short id (pdf-1, pdf-2, ...) and its links follow. encodeURIComponent escapes
+  // at least what Chromium does; print_edition checks the names in the PDF.
+  const targets = new Map();
+  for (const a of document.querySelectorAll('#print-site-page a[href^="#"]')) {
+    const id = decodeURIComponent(a.getAttribute('href').slice(1));
+    if (encodeURIComponent(id).length > MAX_NAME) (targets.get(id) || targets.set(id, []).get(id)).push(a);
+  }
+  let renamed = 0;
+  for (const [id, links] of targets) {
+    const target = document.getElementById(id);
+    if (!target) continue;
+    do renamed += 1; while (document.getElementById(`pdf-${renamed}`));
+    target.id = `pdf-${renamed}`;
+    links.forEach((a) => a.setAttribute('href', `#${target.id}`));
+  }
+  // A heading that does not print (inside .screen-only: the playground's instructions) is not
+  // listed in the contents.
+  for (const a of [...document.querySelectorAll('#print-page-toc a[href^="#"]')]) {
+    const target = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+    if (target && target.getClientRects().length === 0) a.closest('li').remove();
   }
   // A chapter whose first page is its own index page (same title): print that title once,
   // and list it once in the contents (the chapter entry leads to it).
@@ -81,7 +217,7 @@ PREPARE = """() => {
     a.append(title, leader, number);
   }
   return {anchors: entries.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))), leaks};
-}"""
+}""" % MAX_NAME
 
 BROKEN = """() => {
   const problems = [];
@@ -130,7 +266,40 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
     return named, links
 
 
-def print_language(browser, base: str, lang: str, out: Path) -> dict:
+def long_names(pdf) -> list[str]:
+    """The named destinations of a PDF whose names are longer than a PDF name may be (MAX_NAME bytes)."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    return [name for name in reader.named_destinations if len(str(name).removeprefix("/").encode()) > MAX_NAME]
+
+
+def type3_fonts(pdf: Path) -> list[str]:
+    """The Type 3 fonts of a PDF (each glyph a drawing: what Chromium makes of a CFF font), by page."""
+    from pypdf import PdfReader
+
+    found = []
+    for number, page in enumerate(PdfReader(pdf).pages, 1):
+        fonts = (page.get("/Resources") or {}).get("/Font") or {}
+        found += [f"page {number}: {name}" for name, font in fonts.items() if font.get_object().get("/Subtype") == "/Type3"]
+    return found
+
+
+def pack(pdf: bytes) -> bytes:
+    """The same PDF with its objects in compressed object streams and every stream recompressed
+    (qpdf, lossless): Chromium writes each of ~32 000 tags for screen readers as a plain object."""
+    qpdf = shutil.which("qpdf")
+    if qpdf is None:
+        raise SystemExit("tools/pdf.py needs qpdf: install Debian's qpdf package (make setup does it).")
+    with tempfile.TemporaryDirectory() as tmp:
+        raw, packed = Path(tmp) / "raw.pdf", Path(tmp) / "packed.pdf"
+        raw.write_bytes(pdf)
+        subprocess.run([qpdf, "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
+                        "--compression-level=9", "--deterministic-id", str(raw), str(packed)], check=True)
+        return packed.read_bytes()
+
+
+def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dict:
     page = browser.new_page(1280, 900)
     failed: list[str] = []
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
@@ -140,14 +309,20 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     page.evaluate(EAGER)
     page.wait_for_function(READY, timeout=60_000, polling=100)
     page.emulate_media(media="print")
-    head = RUNNING_HEAD[lang].replace('"', "")
-    page.add_style_tag(content=f'@page {{ @top-center {{ content: "{head}"; }} }} @page :first {{ @top-center {{ content: none; }} }}')
+    head = (RUNNING_HEAD if edition == "student" else KEY_HEAD)[lang]
+    page.add_style_tag(content=f'@page {{ @top-center {{ content: "{head.replace(chr(34), "")}"; }} }} '
+                               '@page :first { @top-center { content: none; } }')
+    page.add_style_tag(path=str(ROOT / "overrides" / PDF_CSS))     # the print page's own layout
+    page.evaluate(f"() => {{ document.documentElement.dataset.edition = {edition!r}; }}")
+    kept = page.evaluate(STUDENT, WORKSHEET[lang]) if edition == "student" else page.evaluate(KEY)
     prepared = page.evaluate(PREPARE)
     anchors = prepared["anchors"]
     page.wait_for_function(READY, timeout=60_000, polling=100)
     problems = page.evaluate(BROKEN)
     if not anchors:
         problems.append("the table of contents has no entries")
+    if not (kept["questions"] and kept["exercises"]):
+        problems.append(f"the {edition} edition found no questions or no exercises: {kept}")
     problems += [f"link to the local site that the PDF cannot follow: {href}" for href in prepared["leaks"]]
     if page.outside:
         problems.append(f"requests to outside the site: {page.outside}")
@@ -155,28 +330,37 @@ def print_language(browser, base: str, lang: str, out: Path) -> dict:
     if page.errors:
         problems.append(f"errors in the page: {page.errors}")
     if problems:
-        raise SystemExit(f"{lang}: not printing a broken book:\n  " + "\n  ".join(problems))
+        raise SystemExit(f"{lang} ({edition}): not printing a broken book:\n  " + "\n  ".join(problems))
 
     options = dict(format="A4", print_background=True, prefer_css_page_size=True, outline=True, tagged=True)
     numbers: dict[str, int] = {}
     for attempt in range(4):
         pdf = page.pdf(**options)
         where, _ = internal_links(pdf)
+        too_long = long_names(pdf)
+        if too_long:
+            raise SystemExit(f"{lang} ({edition}): PDF names longer than {MAX_NAME} bytes (PREPARE shortens the ids "
+                             f"links point at): {too_long[:5]}")
         missing = [a for a in anchors if a not in where]
         if missing:
-            raise SystemExit(f"{lang}: contents links that lead nowhere in the PDF: {missing}")
+            raise SystemExit(f"{lang} ({edition}): contents links that lead nowhere in the PDF: {missing}")
         found = {a: where[a] for a in anchors}
         if found == numbers:
             break
         numbers = found
         page.evaluate(SET_NUMBERS, numbers)
     else:
-        raise SystemExit(f"{lang}: contents page numbers did not settle: {numbers}")
-    path = out / PDF_NAMES[lang]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pdf)
+        raise SystemExit(f"{lang} ({edition}): contents page numbers did not settle: {numbers}")
     page.close()
-    return {"path": path, "bytes": len(pdf), "contents": numbers}
+    path = out / pdf_name(lang, edition)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    packed = pack(pdf)
+    path.write_bytes(packed)
+    type3 = type3_fonts(path)
+    if type3:
+        raise SystemExit(f"{lang} ({edition}): fonts embedded as Type 3 (a CFF font Chromium drew as pictures; "
+                         f"bookbuild/pdf_fonts.py gives the CJK fonts TrueType outlines): {type3[:5]}")
+    return {"path": path, "bytes": len(packed), "unpacked": len(pdf), "contents": numbers, "kept": kept}
 
 
 def site_prefix(site: Path) -> str:
@@ -193,27 +377,50 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, default=ROOT / "site")
     parser.add_argument("--lang", nargs="+", default=list(PRINT_PAGE), choices=list(PRINT_PAGE))
+    parser.add_argument("--edition", nargs="+", default=list(EDITIONS), choices=list(EDITIONS))
     args = parser.parse_args()
     out = args.site / "pdf"
     out.mkdir(parents=True, exist_ok=True)
+    # Chromium draws Chinese with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py): a
+    # fontconfig of its own, cut to the characters of both print pages and the words added here,
+    # made once and handed to the processes below through the environment.
+    fonts = None
+    if "BOOK_PDF_FONTS" not in os.environ:
+        fonts = Path(tempfile.mkdtemp(prefix="book-pdf-fonts-"))
+        extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(), *(w for words in WORKSHEET.values() for w in words.values())])
+        pages = [args.site / PRINT_PAGE[lang].strip("/") / "index.html" for lang in PRINT_PAGE]
+        os.environ["FONTCONFIG_FILE"] = str(pdf_fonts.fontconfig(fonts, pdf_fonts.page_characters(*pages) + extra))
+        os.environ["BOOK_PDF_FONTS"] = str(fonts)
+    try:
+        run(args, out)
+    finally:
+        if fonts is not None:
+            shutil.rmtree(fonts, ignore_errors=True)
+
+
+def run(args, out: Path) -> None:
     if len(args.lang) > 1:
         # One process per language, at the same time: a language's print is mostly Chromium laying
-        # out and printing ~170 pages on one core, so two run in about the time of the longer one.
-        runs = [subprocess.Popen([sys.executable, __file__, "--site", str(args.site), "--lang", lang])
-                for lang in args.lang]
+        # out and printing ~240 pages on one core, so two run in about the time of the longer one.
+        runs = [subprocess.Popen([sys.executable, __file__, "--site", str(args.site), "--lang", lang,
+                                  "--edition", *args.edition]) for lang in args.lang]
         failed = [lang for lang, run in zip(args.lang, runs) if run.wait() != 0]
         if failed:
             sys.exit(f"tools/pdf.py: printing failed for {', '.join(failed)} (see above)")
         return
+    from pypdf import PdfReader
+
     with serve_site(args.site, prefix=site_prefix(args.site)) as base, launch() as browser:
         for lang in args.lang:
-            start = time.perf_counter()
-            result = print_language(browser, base, lang, out)
-            from pypdf import PdfReader
-
-            pages = len(PdfReader(result["path"]).pages)
-            print(f"{result['path'].relative_to(ROOT) if result['path'].is_relative_to(ROOT) else result['path']}: "
-                  f"{pages} pages, {result['bytes'] / 1024:.0f} KiB, {time.perf_counter() - start:.1f} s")
+            for edition in args.edition:
+                start = time.perf_counter()
+                result = print_edition(browser, base, lang, edition, out)
+                pages = len(PdfReader(result["path"]).pages)
+                shown = result["path"].relative_to(ROOT) if result["path"].is_relative_to(ROOT) else result["path"]
+                print(f"{shown}: {pages} pages, {result['bytes'] / 1024:.0f} KiB (Chromium wrote "
+                      f"{result['unpacked'] / 1024:.0f}), {result['kept']['questions']} questions, "
+                      f"{result['kept']['exercises']} exercises, {time.perf_counter() - start:.1f} s "
+                      f"(load average {os.getloadavg()[0]:.1f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable
 
 import matplotlib
@@ -29,6 +30,9 @@ from matplotlib.figure import Figure  # noqa: E402
 from ._style import LANGS, STYLE  # noqa: E402
 
 FIGURES: dict[str, Callable[[str], Figure]] = {}
+# No <metadata> (matplotlib writes its name, the format and the type there; no date: the bytes
+# stay the same from run to run)
+NO_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 
 
 def figure(fig_id: str):
@@ -46,7 +50,7 @@ def figure(fig_id: str):
 def render_svg(fig_id: str, lang: str) -> bytes:
     """Draw figure ``fig_id`` with labels in ``lang`` and return it as SVG bytes.
 
-    The output is byte-identical across runs and compact (see ``compact_paths``). A glyph
+    The output is byte-identical across runs and compact (see ``compact_svg``). A glyph
     missing from the fonts (an empty box in the picture) raises ``RuntimeError`` instead of
     matplotlib's warning.
     """
@@ -61,24 +65,33 @@ def render_svg(fig_id: str, lang: str) -> bytes:
         for artist in fig.findobj(lambda a: a.get_rasterized()):
             artist.set_rasterized(False)
         buffer = io.BytesIO()
-        fig.savefig(buffer, format="svg", metadata={"Date": None})
+        fig.savefig(buffer, format="svg", metadata=NO_METADATA)
         plt.close(fig)
     missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
     if missing:
         raise RuntimeError(missing_glyph_message(fig_id, lang, missing))
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return compact_paths(buffer.getvalue())
+    return compact_svg(buffer.getvalue())
 
 
 _PATH_DATA = re.compile(rb'(?<=\sd=")[^"]*')
 _DECIMALS = re.compile(rb"-?\d+\.\d+")
-# An axis-aligned rectangle as matplotlib writes it (M, three L, z).
-_RECT = re.compile(rb"M ?(\S+) (\S+) L ?(\S+) \2 L ?\3 (\S+) L ?\1 \4 z")
+# An axis-aligned rectangle as matplotlib writes it: M, three L, then z or a fourth L back to the start.
+_RECT = re.compile(rb"M ?(\S+) (\S+) L ?(\S+) \2 L ?\3 (\S+) L ?\1 \4 (z|L ?\1 \2(?= |$))")
 _INDENT = re.compile(rb"\n[ \t]+")
 _TRANSLATE = re.compile(rb"translate\(([^)]*)\)")
 _ID = re.compile(rb' id="([^"]+)"')
-_GLYPH = re.compile(rb"([A-Za-z][\w.-]*?)-[0-9a-f]+")  # a glyph's id: <font name>-<code point>
+# A glyph's outline: matplotlib writes it in FreeType's integer units, scaled by 1/64.
+_GLYPH_DEF = re.compile(rb'(<path id="[^"]+" d=")([^"]*)(" transform="scale\(0\.015625\)"/>)')
+_TOKEN = re.compile(rb"[A-Za-z]|-?\d+(?:\.\d+)?")
+_ARGS = {b"M": 2, b"L": 2, b"Q": 4, b"C": 6, b"H": 1, b"V": 1, b"h": 1, b"v": 1, b"z": 0}
+# <use> placed by a translation only (a glyph of a text): the same place as x and y
+_USE = re.compile(rb'<use xlink:href="([^"]+)" transform="translate\((\S+) (\S+)\)"/>')
+_STYLE = re.compile(rb'(?<= style=")[^"]*')
+_STYLE_ATTRIBUTE = re.compile(rb' style="([^"]*)"')
+_REFERENCE = re.compile(rb'#([A-Za-z_][\w.-]*)(?=[")])')   # href="#id", url(#id)
+_TAG = re.compile(rb"<(/?)g\b([^>]*?)(/?)>")
 
 
 def _number(value: float) -> bytes:
@@ -88,36 +101,195 @@ def _number(value: float) -> bytes:
 
 def _rect(match: re.Match) -> bytes:
     x0, y0, x1, y1 = (float(match[i]) for i in (1, 2, 3, 4))
-    return b"M%s %sh%sv%sh%sz" % (match[1], match[2], _number(x1 - x0), _number(y1 - y0), _number(x0 - x1))
+    end = b"z" if match[5] == b"z" else b"v" + _number(y0 - y1)   # a fourth side is drawn, not closed
+    return b"M%s %sh%sv%sh%s%s" % (match[1], match[2], _number(x1 - x0), _number(y1 - y0), _number(x0 - x1), end)
 
 
-def compact_paths(svg: bytes) -> bytes:
-    """Smaller SVG, the same picture: coordinates (path data, translations) to 0.01 pt
-    (1/7200 inch), one line per path, rectangles (heatmap cells, bars) as
-    ``M x y h w v h h -w z``, no indentation, glyph ids such as ``f0-4e2d`` instead of
-    ``NotoSansCJKsc-Regular-4e2d``, no ids that nothing refers to. Scales and rotations stay exact.
+def _commands(data: bytes) -> list[tuple[bytes, list[bytes]]]:
+    """[(command, its numbers)] of path data, or None when it holds a command matplotlib does not
+    write (each command here is followed by all its numbers)."""
+    tokens, out = _TOKEN.findall(data), []
+    i = 0
+    while i < len(tokens):
+        command = tokens[i]
+        count = _ARGS.get(command)
+        if count is None or len(tokens) < i + 1 + count or any(t.isalpha() for t in tokens[i + 1:i + 1 + count]):
+            return None
+        out.append((command, tokens[i + 1:i + 1 + count]))
+        i += 1 + count
+    return out
 
-    >>> compact_paths(b'<g>\\n  <path d="M 1.234567 2 \\nL 3.5 2 \\nL 3.5 4.000001 \\nL 1.234567 4.000001 \\nz \\n"/>')
-    b'<g>\\n<path d="M1.23 2h2.27v2h-2.27z"/>'
+
+def _path_text(commands: list[tuple[bytes, list[bytes]]]) -> bytes:
+    """Path data with no separator that SVG's grammar does not need: none beside a command
+    letter or before a minus sign, and a command letter that repeats the one before left out
+    (``L1 2L3 4`` is ``L1 2 3 4``)."""
+    out, previous = [], None
+    for command, numbers in commands:
+        if command != previous or command in (b"M", b"m", b"z"):
+            out.append(command)
+        elif numbers and not numbers[0].startswith(b"-"):
+            out.append(b" ")
+        out.append(b" ".join(numbers).replace(b" -", b"-"))
+        previous = command
+    return b"".join(out)
+
+
+def _absolute_path(data: bytes) -> bytes:
+    """Absolute path data (0.01 pt numbers): a line that keeps y is H, one that keeps x is V."""
+    commands, x, y = [], None, None
+    parsed = _commands(data)
+    if parsed is None:
+        return data
+    for command, numbers in parsed:
+        if command == b"L" and numbers[1] == y:
+            command, numbers = b"H", numbers[:1]
+        elif command == b"L" and numbers[0] == x:
+            command, numbers = b"V", numbers[1:]
+        if command in (b"M", b"L", b"Q", b"C"):
+            x, y = numbers[-2], numbers[-1]
+        elif command == b"H":
+            x = numbers[0]
+        elif command == b"V":
+            y = numbers[0]
+        else:                       # h, v, z: the position is no longer known exactly as text
+            x = y = None
+        commands.append((command, numbers))
+    return _path_text(commands)
+
+
+def _relative_path(data: bytes) -> bytes:
+    """A glyph's outline (integer numbers, absolute) in relative commands: the same integers, shorter."""
+    commands, x, y, start = [], 0, 0, (0, 0)
+    parsed = _commands(data)
+    if parsed is None or not data.startswith(b"M"):
+        return None
+    for command, numbers in parsed:
+        values = [int(n) for n in numbers]
+        if command == b"z":
+            commands.append((b"z", []))
+            x, y = start
+            continue
+        if command in (b"h", b"v"):       # a rectangle compacted already
+            commands.append((command, numbers))
+            x, y = (x + values[0], y) if command == b"h" else (x, y + values[0])
+            continue
+        relative = [v - (y if k % 2 else x) for k, v in enumerate(values)]
+        commands.append((command.lower(), [b"%d" % v for v in relative]))
+        x, y = values[-2], values[-1]
+        if command == b"M":
+            start = (x, y)
+    return _path_text(commands)
+
+
+def _groups(svg: bytes) -> bytes:
+    """Without the groups that change nothing: ``<g>`` with no attributes (its children take its
+    place) and empty ones."""
+    out, stack, last = [], [], 0
+    for match in _TAG.finditer(svg):
+        out.append(svg[last:match.start()])
+        last = match.end()
+        closing, attributes, empty = match[1], match[2].strip(), match[3]
+        if empty:
+            if b"id=" in attributes:
+                out.append(match[0])
+        elif not closing:
+            stack.append((len(out), attributes))
+            out.append(match[0] if attributes else b"")
+        else:
+            start, attributes = stack.pop()
+            if attributes and b"id=" not in attributes and not b"".join(out[start + 1:]).strip():
+                del out[start:]          # an empty group with attributes
+            elif attributes:
+                out.append(match[0])
+    out.append(svg[last:])
+    return b"".join(out)
+
+
+def _short_name(index: int) -> bytes:
+    """The ``index``-th short name: a ... z, A ... Z, aa, ab, ... (an XML name, a CSS class)."""
+    letters = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    name = letters[index % 52:index % 52 + 1]
+    index //= 52
+    while index:
+        index -= 1
+        name = letters[index % 52:index % 52 + 1] + name
+        index //= 52
+    return name
+
+
+def _short_ids(svg: bytes) -> bytes:
+    """Ids that something refers to, renamed a, b, c, ... in the order they are defined (glyphs
+    were ``NotoSansCJKsc-Regular-4e2d``, clip paths ``p8c43ef1391``); the others removed."""
+    referenced = set(_REFERENCE.findall(svg))
+    names: dict[bytes, bytes] = {}
+    for found in _ID.findall(svg):
+        if found in referenced and found not in names:
+            names[found] = _short_name(len(names))
+    svg = _ID.sub(lambda m: b' id="%s"' % names[m[1]] if m[1] in names else b"", svg)
+    return _REFERENCE.sub(lambda m: b"#" + names.get(m[1], m[1]), svg)
+
+
+def _style_classes(svg: bytes) -> bytes:
+    """Each ``style`` that several elements share as a class, its rule in the SVG's stylesheet
+    (a class outranks matplotlib's ``*`` rule there, as the inline style did; nothing else sets
+    these properties)."""
+    counts = Counter(_STYLE_ATTRIBUTE.findall(svg))
+    classes = {style: _short_name(i) for i, (style, n) in enumerate(c for c in counts.most_common() if c[1] > 1)}
+    if not classes or svg.count(b"</style>") != 1:
+        return svg
+    svg = _STYLE_ATTRIBUTE.sub(lambda m: b' class="%s"' % classes[m[1]] if m[1] in classes else m[0], svg)
+    rules = b"".join(b".%s{%s}" % (name, style) for style, name in classes.items())
+    return svg.replace(b"</style>", rules + b"</style>")
+
+
+def compact_svg(svg: bytes) -> bytes:
+    """Smaller SVG, the same picture (pixel for pixel in Chromium), from matplotlib's:
+
+    * coordinates (path data, translations) to 0.01 pt (1/7200 inch); scales and rotations exact;
+    * path data without separators SVG does not need, lines along an axis as ``H``/``V``,
+      rectangles (heatmap cells, bars) as ``M x y h w v h h -w z``, glyph outlines in relative
+      commands (the same integers);
+    * a glyph placed as ``<use href="#a" x="100"/>`` (SVG 2's ``href``); ids a, b, c, ...
+      (:func:`_short_ids`); a ``style`` that several elements share as a class (:func:`_style_classes`);
+    * no comments (matplotlib repeats each text there), ids that nothing refers to, groups
+      that change nothing, spaces in ``style``, indentation or line breaks between elements.
+
+    >>> compact_svg(b'<svg>\\n<g>\\n  <path d="M 1.234567 2 \\nL 3.5 2 \\nL 3.5 4.000001 \\nL 1.234567 4.000001 \\nz \\n"/>\\n</g>\\n</svg>')
+    b'<svg><path d="M1.23 2h2.27v2h-2.27z"/></svg>'
+    >>> compact_svg(b'<svg><path d="M 0 0 \\nL 10.5 0 \\nL 10.5 -3 \\n" style="fill: none; stroke: #000"/></svg>')
+    b'<svg><path d="M0 0H10.5V-3" style="fill:none;stroke:#000"/></svg>'
+    >>> compact_svg(b'<svg><defs><style>*{}</style></defs><clipPath id="p1f"><path d="M 0 0 \\nL 1 1 \\n"/></clipPath>'
+    ...             b'<path d="M 0 0 \\nL 1 1 \\n" clip-path="url(#p1f)" style="fill: none"/><path d="M 0 0 \\n" style="fill: none"/></svg>')
+    b'<svg><defs><style>*{}.a{fill:none}</style></defs><clipPath id="a"><path d="M0 0L1 1"/></clipPath><path d="M0 0L1 1" clip-path="url(#a)" class="a"/><path d="M0 0" class="a"/></svg>'
     """
 
     def path(match: re.Match) -> bytes:
         data = b" ".join(_DECIMALS.sub(lambda m: _number(float(m[0])), match[0]).split())
-        return _RECT.sub(_rect, data)
+        return _absolute_path(_RECT.sub(_rect, data))
+
+    def glyph(match: re.Match) -> bytes:
+        data = _RECT.sub(_rect, b" ".join(match[2].split()))
+        relative = None if _DECIMALS.search(data) else _relative_path(data)
+        return match[0] if relative is None else match[1] + relative + match[3]   # else: path() below
 
     def translate(match: re.Match) -> bytes:
         return b"translate(%s)" % _DECIMALS.sub(lambda m: _number(float(m[0])), match[1])
 
-    svg = _INDENT.sub(b"\n", _TRANSLATE.sub(translate, _PATH_DATA.sub(path, svg)))
-    referenced = set(re.findall(rb'#([^")\s]+)', svg))
-    svg = _ID.sub(lambda m: m[0] if m[1] in referenced else b"", svg)
-    fonts: dict[bytes, bytes] = {}
-    for glyph in filter(None, map(_GLYPH.fullmatch, _ID.findall(svg))):
-        fonts.setdefault(glyph[1], b"f%d" % len(fonts))
-    if fonts:
-        names = re.compile(rb'(?<=[" #])(' + b"|".join(re.escape(n) for n in fonts) + rb")-(?=[0-9a-f]+\")")
-        svg = names.sub(lambda m: fonts[m[1]] + b"-", svg)
-    return svg
+    def use(match: re.Match) -> bytes:
+        y = b"" if match[3] == b"0" else b' y="%s"' % match[3]
+        return b'<use xlink:href="%s" x="%s"%s/>' % (match[1], match[2], y)
+
+    svg = re.sub(rb"<!--.*?-->", b"", svg, flags=re.S)
+    svg = _GLYPH_DEF.sub(glyph, svg)
+    svg = _PATH_DATA.sub(lambda m: m[0] if re.fullmatch(rb"[mlqczhv\d -]*", m[0]) else path(m), svg)
+    svg = _USE.sub(use, _INDENT.sub(b"\n", _TRANSLATE.sub(translate, svg)))
+    svg = _STYLE.sub(lambda m: m[0].replace(b": ", b":").replace(b"; ", b";"), svg)
+    svg = _short_ids(svg)
+    svg = _style_classes(svg)
+    svg = svg.replace(b' xmlns:xlink="http://www.w3.org/1999/xlink"', b"").replace(b" xlink:href=", b" href=")
+    head, found, body = svg.partition(b"<svg")
+    return head + found + re.sub(rb">\s+<", b"><", _groups(body))
 
 
 def missing_glyph_message(fig_id: str, lang: str, warnings_: list[str]) -> str:

@@ -155,6 +155,12 @@ export function loadData(name) {
   return cache.get(name);
 }
 
+/** One item of a data file the build also writes item by item (bookbuild/widgets.py PARTS:
+ * data/widgets/<name>/<id>.json): {item, and the keys every item's file repeats}. */
+export function loadPart(name, id) {
+  return loadData(`${name}/${id}`).catch(() => { throw new Error(`no ${name} "${id}"`); });
+}
+
 /** Build an HTML element: el("button", {class: "x", onclick: f}, "text", child). Text is never parsed as HTML. */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

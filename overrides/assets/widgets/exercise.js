@@ -3,8 +3,8 @@
 // (written by the macro {{ exercise("ch3-softmax") }}, bookbuild/exercise_pages.py, with its printed form;
 // its id, exercise-ch3-softmax, is the anchor a syllabus links to)
 //
-// The starter code, the solution, the hints and every label come from data/widgets/exercises.json
-// (bookbuild/widgets.py); the check is attnkit.exercise.check, run by the shared Python
+// The starter code, the solution, the hints and every label come from data/widgets/exercises/<id>.json
+// (bookbuild/widgets.py: this exercise's part of exercises.json); the check is attnkit.exercise.check, run by the shared Python
 // (./python.js) on the exercise's own file (exercises/chN/<stem>.py, in attnkit.zip), so the page
 // and the tests mark the same code the same way. A solved exercise, the reader's draft and their
 // first check are remembered in localStorage (./work.js); nothing leaves the browser unless the
@@ -12,7 +12,7 @@
 // work" every draft in one zip, as `python -m attnkit.grade` reads them. In a graded course (a
 // build with COURSE=graded) the hints and the reference solution stay closed until the reader's
 // first check. Tests: tests/test_exercises.py, tests/test_handin.py.
-import { el, fill, lang, liveRegion, loadData, uid } from "./common.js";
+import { el, fill, lang, liveRegion, loadData, loadPart, uid } from "./common.js";
 import { codeArea } from "./code-area.js";
 import * as python from "./python.js";
 import { KEYS, downloadAll, downloadCode, store, stored } from "./work.js";
@@ -24,11 +24,10 @@ export const solvedKey = KEYS.solved;
 const CASE_KINDS = ["wrong", "nonfinite", "shape", "none", "not_number", "not_array", "not_tuple", "raised"];
 
 export async function mount(root) {
-  const data = await loadData("exercises");
-  const L = data.labels;
   const id = root.dataset.exercise;
-  const ex = data.exercises[id];
-  if (!ex) throw new Error(`unknown exercise "${id}"`);
+  const data = await loadPart("exercises", id);
+  const L = data.labels;
+  const ex = data.item;
   const draftKey = KEYS.draft(id);
   const triedKey = KEYS.tried(id);
 
@@ -202,8 +201,8 @@ export async function mount(root) {
     downloadCode(id, code.value);
     live.textContent = fill(L.downloaded, { file: `${id}.py` });
   });
-  downloadAllButton.addEventListener("click", () => {
-    const n = downloadAll(data.exercises);
+  downloadAllButton.addEventListener("click", async () => {
+    const n = downloadAll((await loadData("exercises")).exercises);   // every exercise's id: the whole file, on demand
     handinNote.textContent = n ? fill(L.downloadedAll, { n }) : L.nothingSaved;
     live.textContent = handinNote.textContent;
   });

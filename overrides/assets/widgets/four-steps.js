@@ -1,8 +1,9 @@
 // Widget 4: the four steps of attention for one query, one step at a time:
 // scores -> divide by sqrt(d_k) -> softmax -> weighted sum, with a slider for the divisor
 // (the temperature) that shows softmax sharpening and flattening.
-// Data: data/widgets/steps.json; every slider position was computed by attnkit at build time.
-import { choiceGroup, el, labelled, listed, liveRegion, loadData, num, pct, t, uid } from "./common.js";
+// Data: data/widgets/steps.json (or the examples it shows alone: steps/<id>.json); every slider
+// position was computed by attnkit at build time.
+import { choiceGroup, el, labelled, listed, liveRegion, loadData, loadPart, num, pct, t, uid } from "./common.js";
 
 const EXPLAIN = {
   zh: [
@@ -20,12 +21,23 @@ const EXPLAIN = {
 };
 
 export async function mount(root, { lang }) {
-  const data = await loadData("steps");
-  // data-examples="cat-ball-fun" (or "apple-fruit") shows one query only; default: all
+  // data-examples="cat-ball-fun" (or "apple-fruit") shows one query only; default: all. An
+  // example's data is fetched when it is first shown, its slider positions (the grid) when a step
+  // that divides the scores is first shown (bookbuild/widgets.py PARTS).
   const wanted = (root.dataset.examples || "").split(/\s+/).filter(Boolean);
-  const examples = wanted.length ? data.examples.filter((e) => wanted.includes(e.id)) : data.examples;
-  if (!examples.length) throw new Error(`no example "${root.dataset.examples}"`);
-  const state = { ex: 0, step: Number(root.dataset.step ?? 0), g: examples[0].default };
+  const examples = wanted.length ? (await Promise.all(wanted.map((id) => loadPart("steps", id)))).map((part) => part.item)
+    : (await loadData("steps")).examples.map((e) => ({ ...e, loaded: false }));
+  const shown = async (i) => {
+    if (examples[i].loaded === false) examples[i] = (await loadPart("steps", examples[i].id)).item;
+    return examples[i];
+  };
+  const withGrid = async (ex) => {
+    if (!ex.grid) ex.grid = (await loadPart("steps", `${ex.id}.grid`)).grid;
+    return ex;
+  };
+  const state = { ex: 0, step: Number(root.dataset.step ?? 0), g: 0 };
+  state.g = (await shown(0)).default;
+  if (state.step >= 1) await withGrid(examples[0]);
   const live = liveRegion();
   const head = el("div", { class: "attn-widget__controls" });
   const body = el("div", { class: "attn-steps" });
@@ -34,7 +46,10 @@ export async function mount(root, { lang }) {
   if (examples.length > 1) {
     const pick = choiceGroup({
       labels: examples.map((e) => e.label), label: t("query"),
-      onSelect: (i) => { state.ex = i; state.g = examples[i].default; slider.max = examples[i].grid.length - 1; slider.value = state.g; draw(); },
+      onSelect: async (i) => {
+        const ex = await shown(i);
+        state.ex = i; state.g = ex.default; slider.max = ex.grid_size - 1; slider.value = state.g; draw();
+      },
     });
     head.append(el("span", { class: "attn-label" }, t("query")), pick.element);
   }
@@ -54,7 +69,7 @@ export async function mount(root, { lang }) {
 
   const sliderId = uid("tau");
   const slider = el("input", {
-    id: sliderId, type: "range", min: 0, max: examples[0].grid.length - 1, step: 1, value: state.g,
+    id: sliderId, type: "range", min: 0, max: examples[0].grid_size - 1, step: 1, value: state.g,
     oninput: () => { state.g = Number(slider.value); draw(); },
   });
   const sliderOut = el("output", { for: sliderId, class: "attn-slider__value" });
@@ -70,12 +85,18 @@ export async function mount(root, { lang }) {
 
   function draw() {
     const ex = examples[state.ex];
-    const g = ex.grid[state.g];
     const s = state.step;
+    if (!ex.grid && s >= 1) {          // the first step that divides the scores: fetch the grid, then draw
+      withGrid(ex).then(draw, (error) => { live.textContent = String(error); });
+      return;
+    }
+    const g = ex.grid ? ex.grid[state.g] : null;
     prev.disabled = s === 0;
     next.disabled = s === 3;
-    sliderOut.textContent = `${num(g.divisor, 2)}${g.is_sqrt_d_k ? ` = √${ex.d_k}` : ""}`;
-    slider.setAttribute("aria-valuetext", `${num(g.divisor, 2)}`);
+    if (g) {
+      sliderOut.textContent = `${num(g.divisor, 2)}${g.is_sqrt_d_k ? ` = √${ex.d_k}` : ""}`;
+      slider.setAttribute("aria-valuetext", `${num(g.divisor, 2)}`);
+    }
 
     const header = el("tr", {}, el("th", { scope: "col" }, t("tokens")),
       el("th", { scope: "col" }, "q · k"),
@@ -95,12 +116,14 @@ export async function mount(root, { lang }) {
     tableWrap.replaceChildren(table);
     sliderBox.hidden = s < 1;
     sumP.hidden = s < 2;
-    sumP.textContent = t("sumIs", { pct: pct(g.weight_sum, 1) });
     outP.hidden = s < 3;
-    // the mix, named by the toy's features (the columns of v), largest first
-    const named = g.out.map((x, f) => ({ x, name: ex.feature_names[f] }))
-      .filter((f) => Math.abs(f.x) >= 0.005).sort((a, b) => b.x - a.x);
-    outP.textContent = `${ex.label}′ = Σ softmax · v = ` + listed(named.map((f) => `${f.name} ${num(f.x, 2)}`));
+    if (g) {
+      sumP.textContent = t("sumIs", { pct: pct(g.weight_sum, 1) });
+      // the mix, named by the toy's features (the columns of v), largest first
+      const named = g.out.map((x, f) => ({ x, name: ex.feature_names[f] }))
+        .filter((f) => Math.abs(f.x) >= 0.005).sort((a, b) => b.x - a.x);
+      outP.textContent = `${ex.label}′ = Σ softmax · v = ` + listed(named.map((f) => `${f.name} ${num(f.x, 2)}`));
+    }
     live.textContent = labelled(t("step", { n: s + 1 }), t("stepNames")[s]);
   }
   draw();

@@ -42,6 +42,8 @@ function lineChart(values, lo, hi, marks, label) {
 export async function mount(root) {
   const data = await loadData("positions");
   const n = data.pe.length, d = data.d_model;
+  // PE[i] · PE[j] for every pair: the build sends the upper triangle (row i from column i on)
+  const dots = data.sim.map((_, i) => data.sim.map((__, j) => (i <= j ? data.sim[i][j - i] : data.sim[j][i - j])));
   const state = { a: Number(root.dataset.a ?? 3), b: Number(root.dataset.b ?? 7), j: Number(root.dataset.dim ?? 0) };
   const live = liveRegion();
   const sliders = el("div", { class: "attn-sliders" });
@@ -66,22 +68,22 @@ export async function mount(root) {
       el("p", { class: "attn-readout", "data-role": "pe-b" }, peText(b)),
     );
     const dist = Math.abs(a - b);
-    const row = data.sim[a];
+    const row = dots[a];
     const others = [];
     for (let p = 0; p + dist < n && others.length < 4; p += Math.max(1, Math.floor((n - dist) / 4))) {
       if (p !== Math.min(a, b)) others.push(p);
     }
-    const lo = Math.min(...data.sim.flat()), hi = Math.max(...data.sim.flat());
+    const lo = Math.min(...dots.flat()), hi = Math.max(...dots.flat());
     sim.replaceChildren(
       el("p", { class: "attn-panel__title" }, labelled(t("similarity"), `PE[${a}] · PE[${b}]`)),
       lineChart(row, Math.floor(lo), Math.ceil(hi), [{ i: a, name: "A", cls: "is-a" }, { i: b, name: "B", cls: "is-b" }], `PE[${a}] · PE[p]`),
       el("p", { class: "attn-readout", "data-role": "sim" },
-        labelled(`${t("distance")} |A − B| = ${dist}`, `PE[${a}] · PE[${b}] = ${num(data.sim[a][b], 4)}`)),
+        labelled(`${t("distance")} |A − B| = ${dist}`, `PE[${a}] · PE[${b}] = ${num(dots[a][b], 4)}`)),
       el("p", { class: "attn-readout" }, t("samePairs", { d: dist })),
       el("ul", { class: "attn-pairs", "data-role": "pairs" },
-        others.map((p) => el("li", {}, `PE[${p}] · PE[${p + dist}] = ${num(data.sim[p][p + dist], 4)}`))),
+        others.map((p) => el("li", {}, `PE[${p}] · PE[${p + dist}] = ${num(dots[p][p + dist], 4)}`))),
     );
-    live.textContent = labelled(`A = ${a}, B = ${b}`, num(data.sim[a][b], 4));
+    live.textContent = labelled(`A = ${a}, B = ${b}`, num(dots[a][b], 4));
   }
   draw();
 }

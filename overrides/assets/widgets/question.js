@@ -7,11 +7,12 @@
 //
 // The widget turns the choices into radio buttons (the list's own nodes, copied: formulas stay as
 // the build rendered them), or gives a box for the number, and a Check button. The right answer
-// comes from data/widgets/exercises.json (attnkit computed it; bookbuild/questions.py); the verdict
+// comes from data/widgets/exercises/question-<id>.json (its part of exercises.json, bookbuild/widgets.py;
+// attnkit computed it, bookbuild/questions.py); the verdict
 // says why for that very answer (the fold's own sentence, copied), and the fold opens to a reader
 // who has tried. The answer is kept in localStorage (./work.js) and counted with the chapter's
 // exercises. Tests: tests/test_handin.py.
-import { el, fill, liveRegion, loadData, uid } from "./common.js";
+import { el, fill, liveRegion, loadPart, uid } from "./common.js";
 import { KEYS, store, storedAnswer } from "./work.js";
 
 const LETTERS = "ABCDEFGH";
@@ -53,11 +54,10 @@ export function judgeNumber(q, text) {
 }
 
 export async function mount(root) {
-  const data = await loadData("exercises");
-  const L = data.labels;
   const id = root.dataset.question;
-  const q = data.questions[id];
-  if (!q) throw new Error(`unknown question "${id}"`);
+  const data = await loadPart("exercises", `question-${id}`);      // bookbuild/widgets.py parts()
+  const L = data.labels;
+  const q = data.item;
   const block = root.closest(".attn-question");
   if (!block) throw new Error(`question "${id}" is not inside its .attn-question`);
   const fold = block.querySelector(".q-answer");

@@ -1,6 +1,6 @@
 // Widget 2: switch the scene. The same word in two or more sentences; its weights change live.
 // <div data-widget="switch-scene" data-sentences="apple-fruit apple-launch">
-import { choiceGroup, el, loadData, t } from "./common.js";
+import { choiceGroup, el, loadData, loadPart, t } from "./common.js";
 import { attentionView } from "./view.js";
 
 const SCENES = {
@@ -13,12 +13,9 @@ const SCENES = {
 };
 
 export async function mount(root, { lang }) {
-  const data = await loadData("toy");
   const ids = (root.dataset.sentences || "apple-fruit apple-launch").split(/\s+/);
-  const sentences = ids.map((id) => {
-    if (!data.sentences[id]) throw new Error(`no sentence "${id}"`);
-    return data.sentences[id];
-  });
+  const [data, ...parts] = await Promise.all([loadData("toy"), ...ids.map((id) => loadPart("toy", id))]);
+  const sentences = parts.map((part) => part.item);
   const text = el("p", { class: "attn-sentence", dir: "auto" }, sentences[0].text);
   const view = attentionView({ sentence: sentences[0], featureNames: data.feature_names });
   const scenes = choiceGroup({
