@@ -97,7 +97,7 @@ STUDENT = r"""(words) => {
   return {questions, exercises, solutions};
 }"""
 
-# The teacher's key: each page keeps its title and, in order, its questions (with their answers)
+# The teacher's key: each page keeps its title and, in order, its questions, folded or checked (with their answers)
 # and its exercises (the task before the widget, the printed form with its reference solution),
 # each run under the heading it sits under; pages and chapters left empty go, and so do their
 # entries in the contents. Returns what it kept.
@@ -108,10 +108,10 @@ KEY = """() => {
     const title = page.querySelector(':scope > h1');
     const kept = [];
     let heading = null, shown = null;
-    for (const el of page.querySelectorAll('h2, h3, details.question, [data-widget="exercise"]')) {
+    for (const el of page.querySelectorAll('h2, h3, details.question, .attn-question, [data-widget="exercise"]')) {
       if (el.matches('h2, h3')) { heading = el; continue; }
       if (heading && heading !== shown) { kept.push(heading); shown = heading; }
-      if (el.matches('details.question')) { kept.push(el); questions += 1; continue; }
+      if (el.matches('details.question, .attn-question')) { kept.push(el); questions += 1; continue; }   // folded or checked
       const task = [];
       for (let p = el.previousElementSibling; p && !p.matches('h1, h2, h3, h4'); p = p.previousElementSibling) {
         if (!p.matches('.screen-only, [data-widget]')) task.unshift(p);
