@@ -403,16 +403,18 @@ def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
     >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
     ...                                    "questions": {"y": {"v": 3}}})
     >>> items
-    {'x': {'labels': {'a': 1}, 'timeout': 5, 'item': {'t': 2}}, 'question-y': {'labels': {'a': 1}, 'item': {'v': 3}}}
+    {'x': {'item': {'t': 2}}, 'shared': {'labels': {'a': 1}, 'timeout': 5}, 'question-y': {'item': {'v': 3}}}
     >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
     {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
     """
     key, shared = PARTS[name]
     collection = data[key]
     items = collection.items() if isinstance(collection, dict) else ((item["id"], item) for item in collection)
-    files = {k: {**{s: data[s] for s in shared if s in data}, "item": item} for k, item in items}
+    files = {k: {"item": item} for k, item in items}
+    if shared:                # what every item shows (labels, limits), once: <name>/shared.json
+        files["shared"] = {s: data[s] for s in shared if s in data}
     if name == "exercises":   # a checked question's own file too (question.js), named apart from the exercises
-        files.update({f"question-{k}": {"labels": data["labels"], "item": q} for k, q in data.get("questions", {}).items()})
+        files.update({f"question-{k}": {"item": q} for k, q in data.get("questions", {}).items()})
     if name == "steps":
         for k in list(files):
             item = files[k]["item"]

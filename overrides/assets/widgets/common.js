@@ -156,7 +156,7 @@ export function loadData(name) {
 }
 
 /** One item of a data file the build also writes item by item (bookbuild/widgets.py PARTS:
- * data/widgets/<name>/<id>.json): {item, and the keys every item's file repeats}. */
+ * data/widgets/<name>/<id>.json): {item}. What every item shows is in loadData(`${name}/shared`). */
 export function loadPart(name, id) {
   return loadData(`${name}/${id}`).catch(() => { throw new Error(`no ${name} "${id}"`); });
 }

@@ -25,9 +25,9 @@ const CASE_KINDS = ["wrong", "nonfinite", "shape", "none", "not_number", "not_ar
 
 export async function mount(root) {
   const id = root.dataset.exercise;
-  const data = await loadPart("exercises", id);
+  const [data, part] = await Promise.all([loadData("exercises/shared"), loadPart("exercises", id)]);
   const L = data.labels;
-  const ex = data.item;
+  const ex = part.item;
   const draftKey = KEYS.draft(id);
   const triedKey = KEYS.tried(id);
 

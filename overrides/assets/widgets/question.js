@@ -12,7 +12,7 @@
 // says why for that very answer (the fold's own sentence, copied), and the fold opens to a reader
 // who has tried. The answer is kept in localStorage (./work.js) and counted with the chapter's
 // exercises. Tests: tests/test_handin.py.
-import { el, fill, liveRegion, loadPart, uid } from "./common.js";
+import { el, fill, liveRegion, loadData, loadPart, uid } from "./common.js";
 import { KEYS, store, storedAnswer } from "./work.js";
 
 const LETTERS = "ABCDEFGH";
@@ -55,9 +55,9 @@ export function judgeNumber(q, text) {
 
 export async function mount(root) {
   const id = root.dataset.question;
-  const data = await loadPart("exercises", `question-${id}`);      // bookbuild/widgets.py parts()
-  const L = data.labels;
-  const q = data.item;
+  const [data, part] = await Promise.all([loadData("exercises/shared"), loadPart("exercises", `question-${id}`)]);
+  const L = data.labels;                      // bookbuild/widgets.py parts()
+  const q = part.item;
   const block = root.closest(".attn-question");
   if (!block) throw new Error(`question "${id}" is not inside its .attn-question`);
   const fold = block.querySelector(".q-answer");
