@@ -96,8 +96,14 @@ def test_canonical_link_only_for_a_public_address():
             assert canonical == [site_url.rstrip("/") + "/" + ("" if page == "." else page + "/")], path
 
 
+def theme_pages() -> list:
+    """Every page Material's theme draws: not a chapter's slides (overrides/slides.html, a deck
+    with reveal.js's stylesheet and its own, no Material)."""
+    return [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts and p.parent.name != "slides"]
+
+
 def test_no_page_loads_what_it_does_not_use():
-    pages = [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts]
+    pages = theme_pages()
     assert len(pages) > 60
     palettes = set()
     for path in pages:
@@ -248,7 +254,7 @@ def _material_full() -> str:
 def test_material_stylesheet_is_trimmed_and_every_page_links_the_trimmed_one():
     full = _material_full()
     names = set()
-    for path in [p for p in SITE.rglob("*.html") if "assets" not in p.relative_to(SITE).parts]:
+    for path in theme_pages():
         found = re.findall(r'href="[^"]*assets/stylesheets/(main\.[0-9a-f]{8}\.min\.css)"', path.read_text(encoding="utf-8"))
         assert len(found) == 1, path
         names.add(found[0])

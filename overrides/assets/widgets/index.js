@@ -40,12 +40,35 @@ const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "p
   "exercise", "exercise-progress", "question", "rope", "kv-calculator", "induction-replay",
   "sample-text"]);
 
+// The stylesheets a widget needs besides widgets.css (./<name>.css): fetched with its module, so a
+// page without the widget does not fetch them (a first visit: issue 38).
+const STYLES = {
+  "train-gpt": ["maps", "train-gpt"], "induction-replay": ["maps", "induction-replay"], "rope": ["rope"],
+  "kv-calculator": ["kv-calculator"], "sample-text": ["sample-text"], "exercise": ["exercise"], "exercise-progress": ["exercise"],
+};
+
+function stylesheet(name) {
+  const href = new URL(`./${name}.css`, import.meta.url).href;
+  let link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+  if (link && link.sheet) return Promise.resolve();
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    document.head.append(link);
+  }
+  return new Promise((resolve, reject) => {
+    link.addEventListener("load", () => resolve(), { once: true });
+    link.addEventListener("error", () => reject(new Error(`${name}.css did not load`)), { once: true });
+  });
+}
+
 async function mountOne(element) {
   const name = element.dataset.widget;
   element.dataset.mounted = "loading";
   try {
     if (!NAMES.has(name)) throw new Error(`unknown widget "${name}"`);
-    const module = await import(`./${name}.js`);
+    const [module] = await Promise.all([import(`./${name}.js`), ...(STYLES[name] || []).map(stylesheet)]);
     element.replaceChildren();
     await module.mount(element, { lang: lang(), dataUrl });
     element.dataset.mounted = "yes";
