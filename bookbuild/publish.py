@@ -52,8 +52,10 @@ SHARED = ("assets/javascripts/*", "assets/stylesheets/*", "assets/images/*", "as
           "assets/a11y.css", "assets/book.css", "assets/print.css", "assets/search-defer.js",
           "assets/figure-zoom.js", "assets/code-nav.js", "assets/print.js")
 # Files no reader is served: MkDocs' gzipped sitemap, the English 404 page (a host serves the
-# root's), the lab notebooks' jupytext sources (their pages offer the .ipynb)
-UNSERVED = ("sitemap.xml.gz", "en/sitemap.xml.gz", "en/404.html", "ch*/lab-*/lab-*.py", "en/ch*/lab-*/lab-*.py")
+# root's), the lab notebooks' jupytext sources (their pages offer the .ipynb), Material's own
+# favicon, which it copies although mkdocs.yml names the book's (assets/favicon.svg)
+UNSERVED = ("sitemap.xml.gz", "en/sitemap.xml.gz", "en/404.html", "ch*/lab-*/lab-*.py", "en/ch*/lab-*/lab-*.py",
+            "assets/images/favicon.png", "en/assets/images/favicon.png")
 
 ATTRIBUTE = re.compile(r"""\s(href|src|srcset|poster|data)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 TAG = re.compile(r"<(?!!--)[a-zA-Z][^>]*>", re.S)
