@@ -194,14 +194,22 @@ def _for_language(source: str, lang: str) -> str:
     return for_language(source, lang)
 
 
+_EMBEDDED: dict = {}   # lang -> (the pages' sizes and times, what they embed): one read per edit, not per call
+
+
 def embedded_in(lang: str) -> dict:
-    """{exercise id: page (src_uri)} for every ``{{ exercise("…") }}`` in docs/<lang>/."""
-    pages = {}
+    """{exercise id: page (src_uri)} for every ``{{ exercise("…") }}`` in docs/<lang>/ (read again
+    when a page's size or modification time changes: a build asks about a hundred times)."""
     base = DOCS / lang
-    for path in sorted(base.rglob("*.md")):
-        for match in EMBED.finditer(path.read_text(encoding="utf-8")):
-            pages[match["id"]] = path.relative_to(base).as_posix()
-    return pages
+    paths = sorted(base.rglob("*.md"))
+    stamp = tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
+    if _EMBEDDED.get(lang, (None,))[0] != stamp:
+        pages = {}
+        for path in paths:
+            for match in EMBED.finditer(path.read_text(encoding="utf-8")):
+                pages[match["id"]] = path.relative_to(base).as_posix()
+        _EMBEDDED[lang] = (stamp, pages)
+    return dict(_EMBEDDED[lang][1])
 
 
 NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)?$", re.M)

@@ -62,7 +62,7 @@ def test_the_works_issue_14_found_uncited_are_listed():
 def test_every_page_that_names_a_work_cites_it(lang):
     problems = []
     for page in pages(lang):
-        if page.name == "references.md":
+        if page.name in ("references.md", "slides.md"):   # a chapter's deck: its chapter's pages cite what it names
             continue
         problems += uncited(lang, page, (DOCS / lang / page).read_text(encoding="utf-8"))
     assert not problems, "\n".join(problems)
