@@ -498,7 +498,8 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         edit(repo / "overrides" / "main.html", "{{ super() }}", "{{ super() }}<!-- template edited while serving -->")
         served_svg, _ = poll(figure_url, lambda body: body != before_svg)
         served_page, _ = poll(page_url, lambda body: b"edited while serving" in body)
-        for url, text in ((f"{base}/ch0/", title[2:] + "（改名）"), (f"{base}/ch0/", "template edited while serving"),
+        # a page title shows in the nav of its chapter's pages (navigation.prune renders no other chapter's)
+        for url, text in ((f"{base}/ch3/", title[2:] + "（改名）"), (f"{base}/ch0/", "template edited while serving"),
                           (f"{base}/glossary/", "每读一个词就改写一次隐藏状态")):
             poll(url, lambda body, t=text.encode(): t in body)
         # then a sentence of a page alone, and two saves half a second apart: the page shows both

@@ -33,18 +33,18 @@ SHAPE = re.compile(rf"\((?:{DIM},)+(?:{DIM})?\)|\({DIM}\)")
 # Python prints these values itself, and these are the names of functions in a formula.
 PYTHON_VALUES = {"true", "false", "none"}
 MATH_FUNCTIONS = {"sin", "cos", "tan", "tanh", "exp", "ln", "log"}
-OUTPUT_BLOCK = re.compile(r'<div class="highlight"><pre>(?P<body>.*?)</pre></div>', re.S)
+OUTPUT_BLOCK = re.compile(r'<div class="highlight"><pre(?: [^>]*)?>(?P<body>.*?)</pre></div>', re.S)   # a deck's pre has tabindex
 
 
 class PageText(HTMLParser):
-    """The words a reader of the page reads: everything in <article> but code blocks (listings
-    and their output), scripts, buttons and formulas."""
+    """The words a reader of the page reads: everything in <article> (a deck's <div class="deck">)
+    but code blocks (listings and their output), scripts, buttons and formulas."""
 
     SKIP = {"pre", "script", "style", "svg", "button"}
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[str, bool]] = []
+        self.stack: list[tuple[str, bool, bool]] = []
         self.skipping = 0
         self.article = 0
         self.chunks: list[str] = []
@@ -55,17 +55,18 @@ class PageText(HTMLParser):
             return
         classes = set((attrs.get("class") or "").split())
         skip = tag in self.SKIP or bool(classes & {"katex", "arithmatex"})
-        self.article += tag == "article"
-        self.stack.append((tag, skip))
+        body = tag == "article" or (tag == "div" and "deck" in classes)
+        self.article += body
+        self.stack.append((tag, skip, body))
         self.skipping += skip
 
     def handle_endtag(self, tag):
-        if tag not in (open_tag for open_tag, _ in self.stack):
+        if tag not in (open_tag for open_tag, _, _ in self.stack):
             return  # a stray end tag closes nothing
         while self.stack:
-            open_tag, skip = self.stack.pop()
+            open_tag, skip, body = self.stack.pop()
             self.skipping -= skip
-            self.article -= open_tag == "article"
+            self.article -= body
             if open_tag == tag:
                 break
 

@@ -118,7 +118,7 @@ def run_listing(name: str, lang: str) -> str:
     return result.stdout
 
 
-OUTPUT_BLOCK = re.compile(r'<div class="highlight"><pre>(?P<body>.*?)</pre></div>', re.S)
+OUTPUT_BLOCK = re.compile(r'<div class="highlight"><pre(?: [^>]*)?>(?P<body>.*?)</pre></div>', re.S)   # a deck's pre has tabindex
 
 
 def shown_outputs(page_html: str, name: str) -> list[str]:

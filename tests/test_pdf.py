@@ -129,13 +129,17 @@ FACTS = r"""() => {
     // folds that print: not those a live widget draws inside its .screen-only box (an exercise's
     // hints and solution; the exercise prints its solution in its own print-only form)
     closedAnswers: printedFolds().filter((d) => !d.open || !shown(d.querySelector(':scope > :not(summary)'))).length,
-    answers: printedFolds().filter((d) => d.matches('.question')).map((d) => {
-      const answer = (d.querySelector(':scope > p') || d).cloneNode(true);
+    answers: printedFolds().filter((d) => d.matches('.question, .q-answer')).map((d) => {
+      // a folded question's answer is its first paragraph; a checked question's, its whole fold
+      // (the first line only says which choice or number)
+      const answer = (d.matches('.q-answer') ? d : (d.querySelector(':scope > p') || d)).cloneNode(true);
+      answer.querySelectorAll(':scope > summary').forEach((m) => m.remove());
       answer.querySelectorAll('.arithmatex, .katex, code').forEach((m) => m.replaceWith('\u0000'));
       // the longest run of plain text (formulas and code read differently in a PDF's text layer)
       return answer.textContent.split('\u0000').sort((a, b) => b.length - a.length)[0].trim().slice(0, 40);
     }),
-    questions: printedFolds().filter((d) => d.matches('.question')).map((d) => d.querySelector('summary').innerText.trim()),
+    questions: [...printedFolds().filter((d) => d.matches('.question')).map((d) => d.querySelector('summary').innerText.trim()),
+                ...[...book.querySelectorAll('.attn-question .q-prompt')].map((p) => p.innerText.trim())],   // checked questions
     printedText: book.innerText,
     rawMath: [...book.querySelectorAll('.arithmatex')].filter((m) => !m.querySelector('.katex')).map((m) => m.textContent),
     katexErrors: [...book.querySelectorAll('.katex-error')].map((m) => m.textContent),
