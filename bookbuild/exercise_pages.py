@@ -194,22 +194,28 @@ def _for_language(source: str, lang: str) -> str:
     return for_language(source, lang)
 
 
-_EMBEDDED: dict = {}   # lang -> (the pages' sizes and times, what they embed): one read per edit, not per call
+_EMBEDDED: dict = {}   # (lang, pattern) -> (the pages' sizes and times, what they embed): one read per edit
 
 
-def embedded_in(lang: str) -> dict:
-    """{exercise id: page (src_uri)} for every ``{{ exercise("…") }}`` in docs/<lang>/ (read again
-    when a page's size or modification time changes: a build asks about a hundred times)."""
+def embedded(lang: str, pattern: re.Pattern) -> dict:
+    """{id: page (src_uri)} for every match of ``pattern`` (its group ``id``) in docs/<lang>/, read
+    again when a page's size or modification time changes (a build asks about a hundred times)."""
     base = DOCS / lang
     paths = sorted(base.rglob("*.md"))
     stamp = tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
-    if _EMBEDDED.get(lang, (None,))[0] != stamp:
+    key = (lang, pattern.pattern)
+    if _EMBEDDED.get(key, (None,))[0] != stamp:
         pages = {}
         for path in paths:
-            for match in EMBED.finditer(path.read_text(encoding="utf-8")):
+            for match in pattern.finditer(path.read_text(encoding="utf-8")):
                 pages[match["id"]] = path.relative_to(base).as_posix()
-        _EMBEDDED[lang] = (stamp, pages)
-    return dict(_EMBEDDED[lang][1])
+        _EMBEDDED[key] = (stamp, pages)
+    return dict(_EMBEDDED[key][1])
+
+
+def embedded_in(lang: str) -> dict:
+    """{exercise id: page (src_uri)} for every ``{{ exercise("…") }}`` in docs/<lang>/."""
+    return embedded(lang, EMBED)
 
 
 NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)?$", re.M)

@@ -232,22 +232,11 @@ def get(question_id: str) -> Question:
     return questions[question_id][1]
 
 
-_EMBEDDED: dict = {}   # lang -> (the pages' sizes and times, what they embed): one read per edit, not per call
-
-
 def embedded_in(lang: str) -> dict:
-    """{question id: page (src_uri)} for every ``{{ question("…") }}`` in docs/<lang>/ (read again
-    when a page's size or modification time changes: a build asks about a hundred times)."""
-    base = DOCS / lang
-    paths = sorted(base.rglob("*.md"))
-    stamp = tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
-    if _EMBEDDED.get(lang, (None,))[0] != stamp:
-        pages = {}
-        for path in paths:
-            for match in EMBED.finditer(path.read_text(encoding="utf-8")):
-                pages[match["id"]] = path.relative_to(base).as_posix()
-        _EMBEDDED[lang] = (stamp, pages)
-    return dict(_EMBEDDED[lang][1])
+    """{question id: page (src_uri)} for every ``{{ question("…") }}`` in docs/<lang>/."""
+    from .exercise_pages import embedded
+
+    return embedded(lang, EMBED)
 
 
 def inputs(lang: str) -> list:
