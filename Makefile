@@ -3,7 +3,7 @@
 #                LANG=en or LANG=zh previews one language, PORT=8001 another port
 #   make test    set up everything (the book, the test and reference packages, Chromium), build
 #                both languages and the PDFs, run every test
-#   make check   the fast tests: everything that needs no built site and no browser (< 30 s)
+#   make check   the fast tests: everything that needs no built site and no browser (94 s on 2 cores, load 4)
 #   make data    compute the figures and the widgets' data (training runs included) into the caches
 #   make build   write the site: Chinese at site/, English at site/en/ (built in parallel, after data)
 #   make pdf     build, then print the whole book to site/pdf/ (per language: the student edition
