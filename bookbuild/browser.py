@@ -171,3 +171,19 @@ def launch():
             yield Browser(browser)
         finally:
             browser.close()
+
+
+def search(page, query: str = "softmax", tries: int = 40):
+    """Type ``query`` into Material's open search box until results show (its worker loads the
+    index on the first keystroke and may miss it); the results' locator, empty if none came."""
+    box, results = page.locator("input.md-search__input"), page.locator(".md-search-result__item")
+    for _ in range(tries):
+        box.fill("")
+        box.type(query)
+        try:
+            results.first.wait_for(timeout=500)
+            break
+        except Exception:  # noqa: BLE001  (Playwright's timeout: type again)
+            continue
+    return results
+

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild.browser import SITE, launch, serve_site
+from bookbuild.browser import SITE, launch, search, serve_site
 from importlib import import_module
 
 lean = import_module("bookbuild.trim_and_minify")
@@ -48,17 +48,7 @@ def test_first_visit_fetches_no_search_no_print_files_and_one_sitemap(site, path
     assert not page.errors, page.errors
     # Search still works: the reader opens it, the worker starts, the index loads, results show.
     page.locator("label[for='__search']:visible").first.click()  # the header's search button on a phone
-    box, results = page.locator("input.md-search__input"), page.locator(".md-search-result__item")
-    query = "softmax"
-    for _ in range(40):
-        box.fill("")
-        box.type(query)
-        try:
-            results.first.wait_for(timeout=500)
-            break
-        except Exception:
-            continue
-    assert results.count() > 0, "search found nothing after it was opened"
+    assert search(page).count() > 0, "search found nothing after it was opened"
     names = [url.removeprefix(base) for url in fetched]
     assert [n for n in names if "/workers/search." in n] and [n for n in names if "search_index.json" in n]
     page.context.close()
@@ -289,20 +279,11 @@ def test_trimmed_material_stylesheet_styles_every_element_as_the_full_one(site, 
     # search open, with results (the result list is built by Material's bundle)
     page.goto(base + "/ch3/softmax/")
     page.wait_for_load_state("networkidle")
-    box, results = page.locator("input.md-search__input"), page.locator(".md-search-result__item")
     if width == 375:
         page.locator("label[for='__search']:visible").first.click()   # the header's search button on a phone
     else:
-        box.click()
-    for _ in range(40):
-        box.fill("")
-        box.type("softmax")
-        try:
-            results.first.wait_for(timeout=500)
-            break
-        except Exception:
-            continue
-    assert results.count() > 0
+        page.locator("input.md-search__input").click()
+    assert search(page).count() > 0
     check("search open")
     page.keyboard.press("Escape")
     if width == 375:

@@ -119,7 +119,7 @@ PAGES = ["/", "/tour/", "/ch3/softmax/", "/en/", "/en/tour/", "/en/ch3/softmax/"
 def test_published_pages_load_mount_and_search():
     """In Chromium, offline: pages of both books on the published site load every file they ask
     for, mount their widgets, log no error; search finds results in both books."""
-    from bookbuild.browser import launch, serve_site
+    from bookbuild.browser import launch, search, serve_site
     MOUNTED = load_file(ROOT / "bench" / "benchlib.py").MOUNTED
 
     site = lean_site()
@@ -134,17 +134,8 @@ def test_published_pages_load_mount_and_search():
             if failed or page.errors or page.outside:
                 problems.append(f"{path}: failed {failed}, errors {page.errors}, outside {page.outside}")
             if path in ("/ch3/softmax/", "/en/ch3/softmax/"):
-                box, results = page.locator("input.md-search__input"), page.locator(".md-search-result__item")
-                box.click()
-                for _ in range(40):
-                    box.fill("")
-                    box.type("softmax")
-                    try:
-                        results.first.wait_for(timeout=500)
-                        break
-                    except Exception:
-                        continue
-                if not results.count():
+                page.locator("input.md-search__input").click()
+                if not search(page).count():
                     problems.append(f"{path}: search found nothing")
             page.context.close()
     assert not problems, "\n".join(problems)
