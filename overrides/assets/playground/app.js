@@ -4,6 +4,7 @@
 // [data-playground] element; root is the site root URL, so the site works from a sub-path.
 
 import * as python from "../widgets/python.js";
+import { stylesheet } from "../widgets/common.js";
 
 const TEXT = {
   zh: {
@@ -142,23 +143,12 @@ function heatmap(data, t) {
   return box;
 }
 
-/** The playground's stylesheet: the playground page links it (bookbuild/trim_and_minify.py leaves it off
- * the others), but instant navigation keeps the head of the page the reader came from. */
-function ensureStylesheet(root) {
-  const href = new URL("assets/playground/playground.css", root).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return Promise.resolve();
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  const loaded = new Promise((resolve) => { link.onload = link.onerror = resolve; });
-  document.head.append(link);
-  return loaded;
-}
-
 export async function mount(el, root) {
   if (el.dataset.mounted) return;
   el.dataset.mounted = "1";
-  await ensureStylesheet(root);
+  // The playground's stylesheet: the playground page links it (bookbuild/trim_and_minify.py leaves it
+  // off the others), but instant navigation keeps the head of the page the reader came from.
+  await stylesheet(new URL("assets/playground/playground.css", root).href).catch(() => {});   // unstyled rather than no playground
   // Back on the page while code from an earlier visit still runs (an endless loop?): stop it.
   if (python.busy()) runtime.stop();
   const lang = document.documentElement.lang === "zh" ? "zh" : "en";

@@ -155,6 +155,24 @@ export function loadData(name) {
   return cache.get(name);
 }
 
+/** Link the stylesheet at ``href`` once per document; resolves when it has loaded (at once if it
+ * already had), rejects if it cannot load. Used by the widget loader (a widget's own stylesheet)
+ * and the playground (playground.css). */
+export function stylesheet(href) {
+  let link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+  if (link && link.sheet) return Promise.resolve();
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    document.head.append(link);
+  }
+  return new Promise((resolve, reject) => {
+    link.addEventListener("load", () => resolve(), { once: true });
+    link.addEventListener("error", () => reject(new Error(`${href} did not load`)), { once: true });
+  });
+}
+
 /** One item of a data file the build also writes item by item (bookbuild/widgets.py PARTS:
  * data/widgets/<name>/<id>.json): {item}. What every item shows is in loadData(`${name}/shared`). */
 export function loadPart(name, id) {

@@ -34,7 +34,7 @@
 // Every <div data-widget="name"> on a page gets the module ./name.js, which exports
 // mount(element, context). Material's instant navigation swaps the page content without
 // reloading scripts, so we mount again on every page it emits through `document$`.
-import { dataUrl, lang, t } from "./common.js";
+import { dataUrl, lang, stylesheet, t } from "./common.js";
 
 const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "positions", "your-sentence", "train-gpt",
   "exercise", "exercise-progress", "question", "rope", "kv-calculator", "induction-replay",
@@ -47,28 +47,12 @@ const STYLES = {
   "kv-calculator": ["kv-calculator"], "sample-text": ["sample-text"], "exercise": ["exercise"], "exercise-progress": ["exercise"],
 };
 
-function stylesheet(name) {
-  const href = new URL(`./${name}.css`, import.meta.url).href;
-  let link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
-  if (link && link.sheet) return Promise.resolve();
-  if (!link) {
-    link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = href;
-    document.head.append(link);
-  }
-  return new Promise((resolve, reject) => {
-    link.addEventListener("load", () => resolve(), { once: true });
-    link.addEventListener("error", () => reject(new Error(`${name}.css did not load`)), { once: true });
-  });
-}
-
 async function mountOne(element) {
   const name = element.dataset.widget;
   element.dataset.mounted = "loading";
   try {
     if (!NAMES.has(name)) throw new Error(`unknown widget "${name}"`);
-    const [module] = await Promise.all([import(`./${name}.js`), ...(STYLES[name] || []).map(stylesheet)]);
+    const [module] = await Promise.all([import(`./${name}.js`), ...(STYLES[name] || []).map((css) => stylesheet(new URL(`./${css}.css`, import.meta.url).href))]);
     element.replaceChildren();
     await module.mount(element, { lang: lang(), dataUrl });
     element.dataset.mounted = "yes";
