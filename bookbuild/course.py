@@ -5,8 +5,8 @@ naming the exercise or the folded question that checks it) and the *pace*: the a
 turn a chapter's text and exercises into minutes. Nothing else here is typed by hand.
 
 * **Time.** A chapter takes the time of its pages (the nav's pages under ``chN/``). A page's
-  Markdown is rendered through the same macros the page uses (its numbers, tables and listings as
-  the reader sees them, :func:`rendered`), then counted (:func:`measure`): the words (English) or
+  Markdown as the build renders it (its numbers, tables and listings as the reader sees them,
+  :func:`page_load`) is counted (:func:`measure`): the words (English) or
   the Han characters and Latin-script words (Chinese) of its prose; the lines of its listings, code
   and printed output; its figures, display formulas, interactive widgets and lab notebooks; its
   folded questions and coding exercises. The pace turns each count into minutes
@@ -427,58 +427,109 @@ def duration(total: int, lang: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# rendering a page as its reader sees it (for counting, and for the slides' figures)
+# a page as its reader sees it, and the times written in once every page is rendered
 # --------------------------------------------------------------------------
+# A chapter's time is counted on its pages as the build renders them (their macros run, their
+# listings expanded), each rendered once. The page that shows a time (a chapter's index page, the
+# teacher's page, a deck) is rendered before pages it counts, so it holds a placeholder, :func:`later`,
+# and :func:`fill` writes the time in once every page is rendered: into each page's HTML
+# (bookbuild/hooks/course.py, on_post_page), the print page (bookbuild/offline_pdf.py) and the
+# search index (bookbuild/search.py). The placeholders are private-use characters around a number:
+# no Markdown, HTML or hook of the book reads them as anything.
 
-_RENDERED: dict = {}
+_MARKDOWN: dict[tuple[str, str], str] = {}   # (lang, page) -> its Markdown after its macros ran
+_OWN: dict[tuple[str, str], list[str]] = {}  # the boxes this module wrote on that page (not counted)
+_LOADS: dict[tuple[str, str], "Load"] = {}
+_LATER: list = []                             # what placeholder n becomes: a function of no argument
+PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
+
+
+def start_build() -> None:
+    """Forget the last build's pages (bookbuild/hooks/course.py, on_config: once per build)."""
+    for memory in (_MARKDOWN, _STANDALONE, _OWN, _LOADS, _LATER):
+        memory.clear()
+
+
+def rendered_page(env) -> None:
+    """Remember the page mkdocs-macros just rendered (``env.markdown``; macros.on_post_page_macros)."""
+    _MARKDOWN[(env.conf["theme"]["language"], env.page.file.src_uri)] = env.markdown
+
+
+_STANDALONE: dict[tuple[str, str], str] = {}
 OWN_MACROS = re.compile(r"\{\{\s*objectives\([^)]*\)\s*\}\}")
 
 
 def rendered(env, lang: str, page: str) -> str:
-    """A page's Markdown with its macros run (through ``env``, the page's mkdocs-macros
-    environment) and its listings expanded in its language, as the page itself is built.
-    Remembered for the rest of the build."""
+    """A page's Markdown after its macros ran: as this build rendered it, or, for a page it has not
+    rendered yet, rendered now through ``env`` (a deck's mkdocs-macros environment), once per build."""
+    k = (lang, page)
+    if k in _MARKDOWN:
+        return _MARKDOWN[k]
+    if k not in _STANDALONE:
+        try:
+            text = OWN_MACROS.sub("", source(lang, page))     # the box would be counted on the deck
+            _STANDALONE[k] = env.env.from_string(text).render(**env.variables)
+        except Exception as error:  # noqa: BLE001  (a page whose macros fail is reported by its own build too)
+            raise PluginError(f"course: rendering docs/{lang}/{page} failed: {type(error).__name__}: {error}") from None
+    return _STANDALONE[k]
+
+
+def later(text) -> str:
+    """A placeholder that :func:`fill` replaces with ``text()``, once every page is rendered."""
+    _LATER.append(text)
+    return f"\ue000{len(_LATER) - 1}\ue001"
+
+
+def fill(html: str) -> str:
+    """``html`` with each placeholder of :func:`later` replaced by its text."""
+    return PLACEHOLDER.sub(lambda m: _LATER[int(m[1])](), html) if "\ue000" in html else html
+
+
+def page_load(lang: str, page: str) -> Load:
+    """What a page of this build asks of a reader (counted on its rendered Markdown, once)."""
     from .listings import expand
 
     k = (lang, page)
-    if k not in _RENDERED:
+    if k not in _LOADS:
         if page.endswith(".py"):                      # a lab notebook: counted as one lab
-            _RENDERED[k] = ""
+            _LOADS[k] = Load(labs=1)
+        elif k not in _MARKDOWN:
+            raise PluginError(f"course: docs/{lang}/{page} is in the nav but was not rendered by this build")
         else:
-            text = OWN_MACROS.sub("", source(lang, page))    # the box this module writes is not counted (and
-            try:                                               # rendering it here would render this page again)
-                text = env.env.from_string(text).render(**env.variables)
-            except Exception as error:  # noqa: BLE001  (a page whose macros fail is reported by its own build too)
-                raise PluginError(f"course: rendering docs/{lang}/{page} for its time failed: "
-                                  f"{type(error).__name__}: {error}") from None
-            _RENDERED[k] = expand(text, lang, f"docs/{lang}/{page}")
-    return _RENDERED[k]
+            text = _MARKDOWN[k]
+            for box in _OWN.get(k, []):       # the box this module wrote is not counted
+                if box not in text:
+                    raise PluginError(f"course: docs/{lang}/{page}: the objectives box changed after the macros ran")
+                text = text.replace(box, "", 1)
+            _LOADS[k] = measure(expand(text, lang, f"docs/{lang}/{page}"))
+        _LOADS[k].pages = [page]
+    return _LOADS[k]
 
 
-def page_load(env, lang: str, page: str) -> Load:
-    load = Load(labs=1, pages=[page]) if page.endswith(".py") else measure(rendered(env, lang, page))
-    load.pages = [page]
-    return load
-
-
-def load_of(env, lang: str, what: str) -> Load:
+def load_of(lang: str, what: str) -> Load:
     """The load of a chapter ("ch3") or of one page ("ch3/softmax.md")."""
     pages = chapter_pages(what) if what in CHAPTERS else [what]
     if not pages:
         raise PluginError(f"course: {what!r} is neither a chapter nor a page of the nav")
     total = Load()
     for page in pages:
-        total = total + page_load(env, lang, page)
+        total = total + page_load(lang, page)
     return total
 
 
-def times(env, lang: str, *what: str) -> tuple[int, int, int]:
-    """(reading, practice, total) minutes of chapters or pages, each rounded."""
+def times(lang: str, *what: str) -> tuple[int, int, int]:
+    """(reading, practice, total) minutes of chapters or pages, each rounded. Only once every page
+    is rendered: a page writes a time with :func:`later`."""
     load = Load()
     for item in what:
-        load = load + load_of(env, lang, item)
+        load = load + load_of(lang, item)
     reading, practice = minutes(load, lang)
     return rounded(reading), rounded(practice) if practice else 0, rounded(reading + practice)
+
+
+def about_time(lang: str, *what: str, part: int = 2) -> str:
+    """A placeholder for "about 2 h 10 min": the total time of ``what`` (part 0: reading, 1: practice)."""
+    return later(lambda: LABELS[lang]["about"].format(t=duration(times(lang, *what)[part], lang)))
 
 
 # --------------------------------------------------------------------------
@@ -486,16 +537,14 @@ def times(env, lang: str, *what: str) -> tuple[int, int, int]:
 # --------------------------------------------------------------------------
 
 
-def time_line(env, lang: str, chapter: str, from_page: str) -> str:
+def time_line(lang: str, chapter: str, from_page: str) -> str:
     """"**Time:** about 2 h 10 min (reading about 1 h 25 min, practice about 45 min; how …)"."""
     lab = LABELS[lang]
-    reading, practice, total = times(env, lang, chapter)
-    about = lambda t: lab["about"].format(t=duration(t, lang))   # noqa: E731
+    reading, practice, total = (about_time(lang, chapter, part=part) for part in range(3))
     how = f"[{lab['how']}]({rel(TEACH_PAGE + '#' + TEACH_ANCHOR[lang], from_page)})"
     if lang == "zh":
-        return (f"**{lab['time']}**：{about(total)}（{lab['reading']}{about(reading)}，"
-                f"{lab['practice']}{about(practice)}；{how}）")
-    return f"**{lab['time']}:** {about(total)} ({lab['reading']} {about(reading)}, {lab['practice']} {about(practice)}; {how})"
+        return f"**{lab['time']}**：{total}（{lab['reading']}{reading}，{lab['practice']}{practice}；{how}）"
+    return f"**{lab['time']}:** {total} ({lab['reading']} {reading}, {lab['practice']} {practice}; {how})"
 
 
 TEACH_ANCHOR = {"zh": "每章要多长时间", "en": "how-long-each-chapter-takes"}
@@ -506,7 +555,7 @@ def slides_link(lang: str, chapter: str, from_page: str, text: str | None = None
     return f'[{text or LABELS[lang]["slides_link"]}]({rel(f"{chapter}/{SLIDES}", from_page)}){{ target="_self" }}'
 
 
-def objectives_markdown(env, lang: str, chapter: str, from_page: str) -> str:
+def objectives_markdown(lang: str, chapter: str, from_page: str) -> str:
     """The box that opens a chapter's index page."""
     lab = LABELS[lang]
     lines = [f'!!! abstract "{lab["objectives"]}"', ""]
@@ -517,22 +566,25 @@ def objectives_markdown(env, lang: str, chapter: str, from_page: str) -> str:
         else:
             lines.append(f"    {n}. {item[lang].rstrip()} *{lab['checked']}* {check}.")
     slides = f"**{lab['slides']}**：" if lang == "zh" else f"**{lab['slides']}:** "
-    lines += ["", f"    {time_line(env, lang, chapter, from_page)}", "",
+    lines += ["", f"    {time_line(lang, chapter, from_page)}", "",
               f"    {slides}{slides_link(lang, chapter, from_page)}", ""]
     return "\n".join(lines) + "\n"
 
 
-def time_table_markdown(env, lang: str, from_page: str) -> str:
+def time_table_markdown(lang: str, from_page: str) -> str:
     """The teacher's page: one row per chapter with its reading, practice and total time."""
     lab = LABELS[lang]
     rows = ["| " + " | ".join(lab["table"]) + " |", "| --- | ---: | --- | ---: | --- |"]
-    for chapter in CHAPTERS:
-        reading, practice, total = times(env, lang, chapter)
-        load = load_of(env, lang, chapter)
+
+    def practice_cell(chapter):
+        load, practice = load_of(lang, chapter), times(lang, chapter)[1]
         form = lab.get("practice_cell_one", lab["practice_cell"]) if load.exercises == 1 else lab["practice_cell"]
-        cell = form.format(exercises=load.exercises, questions=load.questions, t=duration(practice, lang))
+        return form.format(exercises=load.exercises, questions=load.questions, t=duration(practice, lang))
+
+    for chapter in CHAPTERS:
+        reading, total = (later(lambda c=chapter, p=part: duration(times(lang, c)[p], lang)) for part in (0, 2))
         link = f"[{title(lang, chapter + '/index.md')}]({rel(chapter + '/index.md', from_page)})"
-        rows.append(f"| {link} | {duration(reading, lang)} | {cell} | {duration(total, lang)} | "
+        rows.append(f"| {link} | {reading} | {later(lambda c=chapter: practice_cell(c))} | {total} | "
                     f"{slides_link(lang, chapter, from_page, lab['open'])} |")
     return "\n".join(rows) + "\n"
 
@@ -559,18 +611,19 @@ def register_macros(env) -> None:
     def objectives(chapter: str) -> str:
         """The box that opens a chapter's index page: objectives, time, slides."""
         lang, page = here()
-        return objectives_markdown(env, lang, chapter, page)
+        box = objectives_markdown(lang, chapter, page)
+        _OWN.setdefault((lang, page), []).append(box)
+        return box
 
     @env.macro
     def chapter_time(*what: str) -> str:
         """"about 2 h 10 min": the total time of chapters or pages ("ch3", "ch3/softmax.md")."""
-        lang, _ = here()
-        return LABELS[lang]["about"].format(t=duration(times(env, lang, *what)[2], lang))
+        return about_time(here()[0], *what)
 
     @env.macro
     def time_table() -> str:
         lang, page = here()
-        return time_table_markdown(env, lang, page)
+        return time_table_markdown(lang, page)
 
     @env.macro
     def pace_list() -> str:
@@ -624,3 +677,17 @@ def register_macros(env) -> None:
     def slides(chapter: str, text: str | None = None) -> str:
         lang, page = here()
         return slides_link(lang, chapter, page, text)
+
+
+# --------------------------------------------------------------------------
+# the hook (bookbuild/hooks/course.py)
+# --------------------------------------------------------------------------
+
+
+def on_config(config):
+    start_build()
+    return config
+
+
+def on_post_page(output, page, config):
+    return fill(output)

@@ -99,9 +99,13 @@ def tighten_wan(markdown: str) -> str:
 
 
 def on_post_page_macros(env):
-    """After the macros ran on a Chinese page: 万/亿 stay next to their measure word."""
+    """After the macros ran on a page: on a Chinese page 万/亿 stay next to their measure word;
+    the page is remembered for the chapters' times (bookbuild/course.py)."""
+    from .course import rendered_page
+
     if env.conf["theme"]["language"] == "zh":
         env.markdown = tighten_wan(env.markdown)
+    rendered_page(env)
 
 
 class Memoized:

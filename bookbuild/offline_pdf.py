@@ -34,6 +34,7 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 from mkdocs.structure.nav import Link
 
+from .course import fill
 from .nav_titles import TITLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +99,8 @@ def build_info() -> dict:
 def on_post_build(config):   # after print-site wrote the print page (hooks run after plugins)
     path = Path(config.site_dir) / "print_page" / "index.html"
     if path.is_file():
-        path.write_text(BROKEN.sub(r"<\1", path.read_text(encoding="utf-8")), encoding="utf-8")
+        # its formulas' lines joined again, and the chapters' times written in (bookbuild/course.py)
+        path.write_text(fill(BROKEN.sub(r"<\1", path.read_text(encoding="utf-8"))), encoding="utf-8")
 
 
 def on_config(config):

@@ -33,6 +33,7 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 
 from .bookcache import Store, _version, key
+from .course import fill
 
 ENTRIES = Store("search", ".json")
 _pages: list = []        # (url, key, cached entries or None), in the order Material saw the pages
@@ -148,6 +149,7 @@ def on_post_build(config):  # after Material's search plugin wrote the index (ho
     path = Path(config.site_dir) / "search" / "search_index.json"
     if path.is_file():
         data = json.loads(path.read_bytes())
-        data["docs"] = merge(data["docs"])
+        data["docs"] = [{k: fill(v) if isinstance(v, str) else v for k, v in entry.items()}   # the chapters' times
+                        for entry in merge(data["docs"])]
         path.write_bytes(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         drop_unused_lunr(Path(config.site_dir), data["config"]["lang"])

@@ -166,18 +166,12 @@ def register_macros(env) -> None:
     @env.macro
     def deck_time() -> str:
         lang, page = here()
-        total = course.times(env, lang, chapter_of(page))[2]
-        return LABELS[lang]["time"].format(t=course.LABELS[lang]["about"].format(t=course.duration(total, lang)))
+        return LABELS[lang]["time"].format(t=course.about_time(lang, chapter_of(page)))
 
 
 # --------------------------------------------------------------------------
 # the hook
 # --------------------------------------------------------------------------
-
-
-def on_config(config):
-    course._RENDERED.clear()       # rendered pages are remembered for one build only
-    return config
 
 
 def on_page_markdown(markdown, page, config, files):

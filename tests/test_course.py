@@ -117,9 +117,30 @@ def envs():
         macros.variables["page"] = page
         macros._page = page
         out[lang] = macros
-    from bookbuild import course
-    course._RENDERED.clear()
     return out
+
+
+OWN_BOX = re.compile(r"\{\{\s*objectives\([^)]*\)\s*\}\}")
+
+
+def source_times(env, lang: str, *what: str) -> tuple[int, int, int]:
+    """(reading, practice, total) minutes counted here from the sources, apart from the build: each
+    page of ``what`` (chapters or pages) rendered through ``env``'s macros, its listings expanded,
+    without the objectives box."""
+    from bookbuild import course
+    from bookbuild.listings import expand
+
+    load = course.Load()
+    for item in what:
+        for page in course.chapter_pages(item) if item in CHAPTERS else [item]:
+            if page.endswith(".py"):
+                load = load + course.Load(labs=1)
+                continue
+            text = env.env.from_string(OWN_BOX.sub("", course.source(lang, page))).render(**env.variables)
+            load = load + course.measure(expand(text, lang, page))
+    reading, practice = course.minutes(load, lang)
+    return (course.rounded(reading), course.rounded(practice) if practice else 0,
+            course.rounded(reading + practice))
 
 
 def test_both_languages_take_about_the_same_time(envs):
@@ -127,7 +148,7 @@ def test_both_languages_take_about_the_same_time(envs):
     from bookbuild import course
 
     for chapter in CHAPTERS:
-        zh, en = (course.times(envs[lang], lang, chapter)[2] for lang in LANGS)
+        zh, en = (source_times(envs[lang], lang, chapter)[2] for lang in LANGS)
         assert 0.75 <= zh / en <= 1.33, f"{chapter}: zh {zh} min, en {en} min"
 
 
@@ -149,7 +170,7 @@ def test_the_pages_show_the_times_the_sources_give(lang, envs):
             for row in re.findall(r"<tr>\s*<td><a href=\"\.\./ch\d+/\".*?</tr>", teach, re.S)}
     assert sorted(rows) == sorted(CHAPTERS), sorted(rows)
     for chapter in CHAPTERS:
-        reading, practice, total = course.times(env, lang, chapter)
+        reading, practice, total = source_times(env, lang, chapter)
         box = built_page(SITE, lang, f"{chapter}/index.md").read_text(encoding="utf-8")
         box = _text(re.search(r'<div class="admonition abstract">.*?</div>', box, re.S).group(0))
         for t in (about(total), about(reading), about(practice)):
@@ -160,7 +181,7 @@ def test_the_pages_show_the_times_the_sources_give(lang, envs):
     page_text = _text(teach)
     for call in re.findall(r"\{\{\s*chapter_time\(([^)]*)\)\s*\}\}", source):
         what = [w.strip().strip('"') for w in call.split(",")]
-        assert about(course.times(env, lang, *what)[2]) in page_text, f"{lang}: the plans do not say the time of {what}"
+        assert about(source_times(env, lang, *what)[2]) in page_text, f"{lang}: the plans do not say the time of {what}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -213,3 +234,13 @@ def test_the_teachers_page_is_linked_from_both_home_pages_and_the_nav():
         home = built_page(SITE, lang, "index.md").read_text(encoding="utf-8")
         assert home.count('href="teach/"') >= 2, lang    # "who it is for" and the chapter list (the nav too)
         assert re.search(r'<a href="[^"]*teach/"[^>]*class="md-nav__link', home) or 'teach/" class="md-nav__link' in home, lang
+
+
+def test_no_time_is_left_a_placeholder():
+    """Every time a page shows is written in (bookbuild/course.py ``later``/``fill``): no page, deck,
+    print page or search index of the built site holds a placeholder."""
+    from bookbuild.browser import SITE
+
+    left = [path.relative_to(SITE).as_posix() for path in sorted(SITE.rglob("*"))
+            if path.suffix in (".html", ".json", ".js", ".xml") and "\ue000" in path.read_text(encoding="utf-8", errors="replace")]
+    assert not left, f"placeholders left in {left[:10]}"
