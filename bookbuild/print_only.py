@@ -48,4 +48,4 @@ def lazy_print_only_images(html: str) -> str:
 
 
 def on_page_content(html, page, config, files):
-    return lazy_print_only_images(html)
+    return lazy_print_only_images(html) if "print-only" in html else html
