@@ -227,15 +227,16 @@ def _material_css(config) -> None:
 
 
 def _minify_own(config) -> None:
-    """The book's own stylesheets and scripts (overrides/), as the site serves them: minified. A
-    script the build rewrote (the playground worker's Pyodide path) stays as the build wrote it."""
+    """The book's own stylesheets and scripts (overrides/), as the site serves them: minified,
+    those the build rewrote too (the English book's playground scripts name the Chinese book's
+    copy of Pyodide and the editor: bookbuild/playground.py), as the build wrote them."""
     site, own = Path(config.site_dir), ROOT / "overrides"
     targets, jobs = [], []
     for source in sorted([*own.rglob("*.css"), *own.rglob("*.js")]):
         target = site / source.relative_to(own)
-        if target.is_file() and target.read_bytes() == source.read_bytes():
+        if target.is_file():
             targets.append(target)
-            jobs.append({"kind": "css-min" if source.suffix == ".css" else "js-min", "text": source.read_text(encoding="utf-8")})
+            jobs.append({"kind": "css-min" if source.suffix == ".css" else "js-min", "text": target.read_text(encoding="utf-8")})
     for target, text in zip(targets, run(jobs)):
         target.write_text(text, encoding="utf-8")
 
