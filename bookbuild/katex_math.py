@@ -14,6 +14,8 @@ fonts only (bookbuild/vendor.py), never its script.
   strict-mode complaints (e.g. Unicode text in math mode) are build warnings (so `--strict` fails).
 * The rendered formula is left out of the search index (``data-search-exclude``): its text is
   KaTeX's layout, not words a reader would type.
+* Its ``<math>`` is written without KaTeX's ``xmlns="http://www.w3.org/1998/Math/MathML"``: an
+  HTML parser puts ``<math>`` in the MathML namespace by itself (43 bytes of each of 2 300 formulas).
 
 Runs after the other hooks' ``on_page_content`` (glossary tooltips skip math by its class) and
 before offline_pdf.py hands the page's final HTML to the print page.
@@ -141,12 +143,16 @@ def split(element: str, body: str) -> tuple[str, bool]:
     return (found[1] if found else tex), True  # \begin{align}... arrives without \[ \]
 
 
+MATHML_NAMESPACE = ' xmlns="http://www.w3.org/1998/Math/MathML"'
+
+
 def render_math(page_html: str, where: str) -> str:
     """Replace every arithmatex element's TeX with KaTeX HTML (the element itself is kept)."""
     matches = list(MATH.finditer(page_html))
     if not matches:
         return page_html
-    rendered = iter(renderer.render([split(m[1], m[2]) for m in matches], where))
+    rendered = iter(formula.replace("<math" + MATHML_NAMESPACE, "<math", 1)
+                    for formula in renderer.render([split(m[1], m[2]) for m in matches], where))
     return MATH.sub(lambda m: f'<{m[1]} class="arithmatex" data-search-exclude>{next(rendered)}</{m[1]}>', page_html)
 
 

@@ -3,7 +3,8 @@
 Adds to the site, at build time and never from a CDN:
 
 * ``assets/pyodide/``: the Pyodide core and the official numpy wheel, fetched and cached by
-  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json. Only the
+  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json; its
+  ``pyodide-lock.json`` lists only the packages the site serves (:func:`served_lock`). Only the
   Chinese book carries them; the English book (``<zh root>/en/``) gets a worker.js that loads
   them from there (17 MB stored and cached once, wherever the site is served from);
 * ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
@@ -71,6 +72,24 @@ def pyodide_files() -> dict[str, Path]:
     except vendor_pyodide.VendorError as error:
         (vendor_pyodide.CACHE / ".verified").unlink(missing_ok=True)  # so that `make setup` fetches again
         raise PluginError(f"playground: {error}") from None
+
+
+def served_lock(lock_text: str, served: set[str]) -> str:
+    """Pyodide's ``pyodide-lock.json`` with the packages whose wheel is one of ``served`` (file
+    names) and nothing else: the official lock lists 351 packages (112 KB, which every first run
+    of the playground fetches) and the site serves numpy alone; loadPackage finds numpy (its file
+    and sha256) as before, and a package the site does not serve is not found either way.
+
+    >>> served_lock('{"info": {"version": "0"}, "packages": {"a": {"file_name": "a.whl", "depends": []}, '
+    ...             '"b": {"file_name": "b.whl", "depends": []}}}', {"a.whl"})
+    '{"info": {"version": "0"}, "packages": {"a": {"file_name": "a.whl", "depends": []}}}'
+    """
+    lock = json.loads(lock_text)
+    packages = {name: p for name, p in lock["packages"].items() if p["file_name"] in served}
+    missing = sorted({d for p in packages.values() for d in p["depends"]} - set(packages))
+    if missing:
+        raise PluginError(f"playground: the site serves packages that need {missing}, which it does not serve")
+    return json.dumps({**lock, "packages": packages}, ensure_ascii=False)
 
 
 def editor_bundle() -> Path:
@@ -175,7 +194,10 @@ def on_files(files, config):
     pyodide = pyodide_files()
     if config.theme["language"] == "zh":
         for name, path in pyodide.items():
-            add(f"assets/pyodide/{name}", abs_src_path=str(path))
+            if name == "pyodide-lock.json":
+                add(f"assets/pyodide/{name}", content=served_lock(path.read_text(encoding="utf-8"), set(pyodide)))
+            else:
+                add(f"assets/pyodide/{name}", abs_src_path=str(path))
         add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
         add("assets/playground/attnkit.zip", content=attnkit_zip())
     else:
