@@ -129,39 +129,70 @@ def _commands(data: bytes) -> list[tuple[bytes, list[bytes]]]:
 
 def _path_text(commands: list[tuple[bytes, list[bytes]]]) -> bytes:
     """Path data with no separator that SVG's grammar does not need: none beside a command
-    letter or before a minus sign, and a command letter that repeats the one before left out
+    letter, before a minus sign, or before a number that starts with its decimal point when the
+    number before has one (``.5.25``), and a command letter that repeats the one before left out
     (``L1 2L3 4`` is ``L1 2 3 4``)."""
-    out, previous = [], None
+    out, previous, last = [], None, b""
+
+    def separator(number: bytes) -> bytes:
+        return b"" if number.startswith(b"-") or (number.startswith(b".") and b"." in last) else b" "
+
     for command, numbers in commands:
         if command != previous or command in (b"M", b"m", b"z"):
             out.append(command)
-        elif numbers and not numbers[0].startswith(b"-"):
-            out.append(b" ")
-        out.append(b" ".join(numbers).replace(b" -", b"-"))
+            last = b""
+        elif numbers:
+            out.append(separator(numbers[0]))
+        for i, number in enumerate(numbers):
+            if i:
+                out.append(separator(number))
+            out.append(number)
+            last = number
         previous = command
     return b"".join(out)
 
 
+def _short(hundredths: int) -> bytes:
+    """A number of hundredths as path data writes it: ``-0.5`` is ``-.5``."""
+    text = _number(hundredths / 100)
+    return text.replace(b"0.", b".", 1) if text.lstrip(b"-").startswith(b"0.") else text
+
+
 def _absolute_path(data: bytes) -> bytes:
-    """Absolute path data (0.01 pt numbers): a line that keeps y is H, one that keeps x is V."""
-    commands, x, y = [], None, None
+    """Path data (0.01 pt numbers) as short as it can be written, the same points: a line that
+    keeps y is H, one that keeps x is V, and each command absolute or relative to the point
+    before (``l``, ``h``, ...), whichever is shorter (worked out in whole hundredths: exact)."""
     parsed = _commands(data)
     if parsed is None:
         return data
+    commands, x, y, start = [], None, None, (None, None)
     for command, numbers in parsed:
-        if command == b"L" and numbers[1] == y:
-            command, numbers = b"H", numbers[:1]
-        elif command == b"L" and numbers[0] == x:
-            command, numbers = b"V", numbers[1:]
+        values = [round(float(n) * 100) for n in numbers]
+        if command == b"L" and y is not None and values[1] == y:
+            command, values = b"H", values[:1]
+        elif command == b"L" and x is not None and values[0] == x:
+            command, values = b"V", values[1:]
+        forms = [(command, values)]
+        if x is not None and command in (b"M", b"L", b"Q", b"C"):
+            forms.append((command.lower(), [v - (y if k % 2 else x) for k, v in enumerate(values)]))
+        elif x is not None and command in (b"H", b"V"):
+            forms.append((command.lower(), [values[0] - (x if command == b"H" else y)]))
+        written = [(c, [_short(v) for v in vs]) for c, vs in forms]
+        commands.append(min(written, key=lambda form: len(_path_text([form]))))   # the absolute one on a tie
         if command in (b"M", b"L", b"Q", b"C"):
-            x, y = numbers[-2], numbers[-1]
+            x, y = values[-2], values[-1]
+            if command == b"M":
+                start = (x, y)
         elif command == b"H":
-            x = numbers[0]
+            x = values[0]
         elif command == b"V":
-            y = numbers[0]
-        else:                       # h, v, z: the position is no longer known exactly as text
-            x = y = None
-        commands.append((command, numbers))
+            y = values[0]
+        elif command == b"h" and x is not None:
+            x += values[0]
+        elif command == b"v" and y is not None:
+            y += values[0]
+        elif command == b"z":
+            x, y = start
     return _path_text(commands)
 
 
