@@ -155,6 +155,12 @@ def english_app() -> str:
     return _rewrite(APP, {EDITOR_LINE: f'const EDITOR_ROOT = "{EDITOR_FROM_EN}";'})
 
 
+def shared_scripts() -> list[str]:
+    """The scripts of :data:`FROM_EN`, which both books run: the English book's stylesheets are
+    purged against their words too (bookbuild/trim_and_minify.py), though its site has no copy."""
+    return [editor_bundle().read_text(encoding="utf-8")]
+
+
 def shared_file(path: str) -> bytes | None:
     """The bytes of a file of :data:`FROM_EN` (its path from a book's root), as the Chinese book
     serves it; None for any other path."""

@@ -209,9 +209,12 @@ def _material_css(config) -> None:
     pages = sorted(site.rglob("*.html"))
     texts = [p.read_text(encoding="utf-8") for p in pages]
     # Pyodide's own scripts (only the Chinese book carries them) put nothing into a page: left
-    # out, both books purge against the same words and write the same stylesheet.
+    # out, both books purge against the same words and write the same stylesheet. The playground's
+    # editor, which only the Chinese book carries too, runs in both: counted in both.
+    from .playground import shared_scripts
+
     scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))
-               if "pyodide" not in p.relative_to(site).parts]
+               if "pyodide" not in p.relative_to(site).parts and p.name != "editor.js"] + shared_scripts()
     inline = [body for text in texts for body in SCRIPT_BODY.findall(text)]
     stylesheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if not p.name.startswith("main.")]
     words = {w for text in texts for w in tokens(text)} | {w for text in scripts for w in tokens(text, script=True)}
