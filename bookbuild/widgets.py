@@ -123,7 +123,7 @@ def steps_data(lang: str) -> dict:
         grid = []
         for tau in divisors:
             out, w = scaled_dot_product_attention(q[None], k, v, scale=1.0 / tau)   # (1, d_model), (1, n)
-            grid.append({"divisor": _list(tau), "is_sqrt_d_k": bool(tau == math.sqrt(d_k)),
+            grid.append({"divisor": float(tau), "is_sqrt_d_k": bool(tau == math.sqrt(d_k)),
                          "scaled": _list(q @ k.T / tau), "weights": _list(w[0]),
                          "weight_sum": _list(w[0].sum()), "out": _list(out[0])})
         examples.append({
