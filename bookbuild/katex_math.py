@@ -14,6 +14,8 @@ fonts only (bookbuild/vendor.py), never its script.
   strict-mode complaints (e.g. Unicode text in math mode) are build warnings (so `--strict` fails).
 * The rendered formula is left out of the search index (``data-search-exclude``): its text is
   KaTeX's layout, not words a reader would type.
+* Its ``<math>`` is written without KaTeX's ``xmlns="http://www.w3.org/1998/Math/MathML"``: an
+  HTML parser puts ``<math>`` in the MathML namespace by itself (43 bytes of each of 2 300 formulas).
 
 Runs after the other hooks' ``on_page_content`` (glossary tooltips skip math by its class) and
 before offline_pdf.py hands the page's final HTML to the print page.
@@ -141,12 +143,16 @@ def split(element: str, body: str) -> tuple[str, bool]:
     return (found[1] if found else tex), True  # \begin{align}... arrives without \[ \]
 
 
+MATHML_NAMESPACE = ' xmlns="http://www.w3.org/1998/Math/MathML"'
+
+
 def render_math(page_html: str, where: str) -> str:
     """Replace every arithmatex element's TeX with KaTeX HTML (the element itself is kept)."""
     matches = list(MATH.finditer(page_html))
     if not matches:
         return page_html
-    rendered = iter(renderer.render([split(m[1], m[2]) for m in matches], where))
+    rendered = iter(formula.replace("<math" + MATHML_NAMESPACE, "<math", 1)
+                    for formula in renderer.render([split(m[1], m[2]) for m in matches], where))
     return MATH.sub(lambda m: f'<{m[1]} class="arithmatex" data-search-exclude>{next(rendered)}</{m[1]}>', page_html)
 
 
@@ -168,6 +174,9 @@ def on_page_content(html_, page, config, files):
 #   clipped out of sight) and the equation numbers' "(0-9)" of the stylesheet (fontTools subset);
 #   a chapter's three fonts 47 -> ~17 KB. A glyph a formula uses is never dropped: every character
 #   KaTeX draws is a character of its output, and the formulas are all rendered at build time.
+# * a font family no kept rule names (KaTeX_Fraktur, KaTeX_SansSerif, ...: no formula of the book
+#   uses them) loses its @font-face rules and its fonts leave the site (:func:`unused_faces`):
+#   no reader's browser could ever fetch them (80 KB).
 # Cached in .cache/katex-assets/ under the stylesheet or font, the characters or classes, this
 # file, trim_and_minify.py, fontTools' and brotli's versions; what each page uses (page_usage), under its HTML.
 KATEX_SPAN = re.compile(r'<span class="katex-html"')
@@ -193,6 +202,34 @@ def formulas(page_html: str) -> list[str]:
         found.append(page_html[start.start():end])
         pos = end
     return found
+
+
+FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
+FONT_FAMILY = re.compile(r"font-family:\s*['\"]?([\w-]+)")
+FONT_URL = re.compile(r"url\(\s*['\"]?(?:\./)?fonts/([\w-]+\.woff2)")
+KATEX_FAMILY = re.compile(r"\bKaTeX_\w+")
+
+
+def unused_faces(css: str) -> tuple[str, list[str]]:
+    """(``css`` without the @font-face rules of the KaTeX families that none of its other rules
+    names, the font files those rules named).
+
+    >>> unused_faces('@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2)}'
+    ...              '@font-face{font-family:KaTeX_Fraktur;src:url(fonts/KaTeX_Fraktur-Regular.woff2)}'
+    ...              '.katex{font:normal 1.21em KaTeX_Main,serif}')
+    ('@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2)}.katex{font:normal 1.21em KaTeX_Main,serif}', ['KaTeX_Fraktur-Regular.woff2'])
+    """
+    named = set(KATEX_FAMILY.findall(FONT_FACE.sub("", css)))
+    dropped: list[str] = []
+
+    def face(match: re.Match) -> str:
+        family = FONT_FAMILY.search(match[0])
+        if family is None or family[1] in named or not family[1].startswith("KaTeX_"):
+            return match[0]
+        dropped.extend(FONT_URL.findall(match[0]))
+        return ""
+
+    return FONT_FACE.sub(face, css), dropped
 
 
 def page_usage(text: str) -> tuple[str, list[str]]:
@@ -284,7 +321,12 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
                      trim_and_minify.ROOT / "package-lock.json"]), *_versions()]
     sizes = {}
     css_path = folder / "katex.min.css"
+    dropped: list[str] = []
     for path in [css_path, *sorted((folder / "fonts").glob("*.woff2"))]:
+        if path.name in dropped:            # a family no formula uses (unused_faces)
+            sizes[path.name] = (path.stat().st_size, 0)
+            path.unlink()
+            continue
         data = path.read_bytes()
         if path == css_path:
             k = key("katex.css", salt, data, sorted(classes))
@@ -300,6 +342,9 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
                     out = (trim_and_minify.purge(data.decode("utf-8"), classes).encode("utf-8") if path == css_path
                            else subset_font(data, font_chars))
                     store.put(k, out)
+        if path == css_path:
+            css, dropped = unused_faces(out.decode("utf-8"))
+            out = css.encode("utf-8")
         path.write_bytes(out)
         sizes[path.name] = (len(data), len(out))
     return sizes

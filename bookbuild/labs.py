@@ -6,6 +6,10 @@
   provided for this image" on each (and warns that alt text is missing: filtered, see
   :class:`_NoAltWarning`); the lab source gives the real ones, in order, as the metadata of the
   cell that draws them (``# %% alt=["first image", "second image"]``).
+* Names a drawing that is one of the book's figures (a cell that shows ``render_svg(id, lang)``)
+  by its file, ``figures/<id>.svg``, which the site serves anyway, instead of writing it into
+  the page again (nbconvert writes each drawing as base64, 4/3 of its bytes: 0.24 MB for the two
+  languages' ch4 lab). A drawing the lab makes itself stays in the page.
 * Numbers the notebook cells' ids (jupytext draws random ones), so pages are the same bytes
   whether the notebook was executed now or came from the cache.
 * Removes the mermaid loader that nbconvert's template puts on every notebook page: it would
@@ -31,9 +35,11 @@ computed once), and nbconvert's config (a cell's printed lines are one output; a
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import logging
+import posixpath
 import re
 import os
 from pathlib import Path
@@ -85,6 +91,38 @@ def add_alt_texts(output: str, alts: list[str], where: str) -> str:
     for alt in alts:
         output = output.replace(NO_ALT, f'alt="{html.escape(alt, quote=True)}"', 1)
     return output
+
+
+SVG_DATA = re.compile(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
+
+
+def figure_files(output: str, figures: dict[str, bytes], page_url: str) -> str:
+    """``output`` with each SVG drawing that is one of ``figures`` ({id: the figure's SVG}, as the
+    site serves it) named by its file, figures/<id>.svg, from the page at ``page_url`` (``ch4/lab-heads/``).
+    IPython's SVG display writes the figure as minidom writes its ``<svg>`` element (no XML
+    prolog, the namespace first): a drawing is the figure when it is the figure written so.
+
+    >>> figure_files('<img src="data:image/svg+xml;base64,PHN2ZyB4bWxucz0ibiIgYj0iMSIvPg=="><img src="data:image/svg+xml;base64,PGcvPg==">',
+    ...              {"ch4-x": b'<?xml version="1.0"?>\\n<svg b="1" xmlns="n"/>\\n'}, "ch4/lab-heads/")
+    '<img src="../../figures/ch4-x.svg"><img src="data:image/svg+xml;base64,PGcvPg==">'
+    """
+    from xml.dom import minidom
+
+    by_length: dict[int, list[str]] = {}     # a figure's length, the prolog and final line break left out
+    for fig_id, svg in figures.items():
+        by_length.setdefault(len(svg[svg.find(b"<svg"):].strip()), []).append(fig_id)
+
+    def as_ipython_shows(fig_id: str) -> bytes:
+        return minidom.parseString(figures[fig_id]).getElementsByTagName("svg")[0].toxml().encode("utf-8")
+
+    def link(match: re.Match) -> str:
+        drawing = base64.b64decode(match[1])
+        found = [f for f in by_length.get(len(drawing.strip()), []) if as_ipython_shows(f) == drawing]
+        if not found:
+            return match[0]
+        return f'src="{posixpath.relpath(f"figures/{found[0]}.svg", page_url.rstrip("/") or ".")}"'
+
+    return SVG_DATA.sub(link, output)
 
 
 def is_lab(src_uri: str) -> bool:
@@ -235,9 +273,15 @@ def on_page_content(html, page, config, files):
     # on the page content, so that the print page (bookbuild/offline_pdf.py) gets the alt texts too
     if not is_lab(page.file.src_uri):
         return html
+    from .figures import cache_paths   # the figures the site serves (bookbuild/figures.py)
+
     html = heading_ids(html, toc_ids(page.toc))
     html = localized_copy_buttons(html, config.theme["language"])
-    return fixed_cell_ids(add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri))
+    html = add_alt_texts(html, alt_texts(Path(page.file.abs_src_path)), page.file.src_uri)
+    if SVG_DATA.search(html):
+        figures = {fig_id: path.read_bytes() for fig_id, path in cache_paths(config.theme["language"]).items()}
+        html = figure_files(html, figures, page.url)
+    return fixed_cell_ids(html)
 
 
 def on_post_page(output, page, config):

@@ -3,11 +3,15 @@
 Adds to the site, at build time and never from a CDN:
 
 * ``assets/pyodide/``: the Pyodide core and the official numpy wheel, fetched and cached by
-  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json. Only the
+  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json; its
+  ``pyodide-lock.json`` lists only the packages the site serves (:func:`served_lock`). Only the
   Chinese book carries them; the English book (``<zh root>/en/``) gets a worker.js that loads
   them from there (17 MB stored and cached once, wherever the site is served from);
 * ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
-  module, which needs matplotlib), and the coding exercises of exercises/;
+  module, which needs matplotlib), and the coding exercises of exercises/; only the Chinese
+  book carries it and the editor (below), the same bytes in both books: the English book's
+  worker.js and app.js load them from there (:data:`FROM_EN`; ``make serve LANG=en`` serves
+  them, tools/serve.py);
 * ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
 * ``assets/playground/presets.json``: every listing in snippets/ as this language's book shows it
   (the playground's presets; ``[zh]``/``[en]`` lines filtered by tools/listings.py);
@@ -44,6 +48,17 @@ WORKER = ASSETS / "worker.js"
 PYODIDE_LINE = 'const PYODIDE = "../pyodide/";'
 # From <en root>/assets/playground/worker.js to <zh root>/assets/pyodide/ (the English book is at <zh root>/en/).
 PYODIDE_FROM_EN = "../../../assets/pyodide/"
+APP = ASSETS / "app.js"
+# The lines of the playground's scripts that name where the files both books share are, and what
+# the English book's copy says instead: from its worker.js, the Chinese book's assets/playground/;
+# from its root (app.js's), the Chinese book's root.
+ATTNKIT_LINE = 'const ATTNKIT = "./";'
+ATTNKIT_FROM_EN = "../../../assets/playground/"
+EDITOR_LINE = 'const EDITOR_ROOT = "./";'
+EDITOR_FROM_EN = "../"
+# The files only the Chinese book carries, which the English book loads from it: their paths from
+# a book's root. tools/serve.py serves them (:func:`shared_file`) when only the English book is served.
+FROM_EN = ("assets/playground/editor.js", "assets/playground/attnkit.zip")
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
 # Beside it: "edit and run" in place (a button that overrides/assets/widgets/index.js shows and
 # listing.js runs; hidden without JavaScript) and the listing as a file in the page's language.
@@ -57,6 +72,24 @@ def pyodide_files() -> dict[str, Path]:
     except vendor_pyodide.VendorError as error:
         (vendor_pyodide.CACHE / ".verified").unlink(missing_ok=True)  # so that `make setup` fetches again
         raise PluginError(f"playground: {error}") from None
+
+
+def served_lock(lock_text: str, served: set[str]) -> str:
+    """Pyodide's ``pyodide-lock.json`` with the packages whose wheel is one of ``served`` (file
+    names) and nothing else: the official lock lists 351 packages (112 KB, which every first run
+    of the playground fetches) and the site serves numpy alone; loadPackage finds numpy (its file
+    and sha256) as before, and a package the site does not serve is not found either way.
+
+    >>> served_lock('{"info": {"version": "0"}, "packages": {"a": {"file_name": "a.whl", "depends": []}, '
+    ...             '"b": {"file_name": "b.whl", "depends": []}}}', {"a.whl"})
+    '{"info": {"version": "0"}, "packages": {"a": {"file_name": "a.whl", "depends": []}}}'
+    """
+    lock = json.loads(lock_text)
+    packages = {name: p for name, p in lock["packages"].items() if p["file_name"] in served}
+    missing = sorted({d for p in packages.values() for d in p["depends"]} - set(packages))
+    if missing:
+        raise PluginError(f"playground: the site serves packages that need {missing}, which it does not serve")
+    return json.dumps({**lock, "packages": packages}, ensure_ascii=False)
 
 
 def editor_bundle() -> Path:
@@ -101,12 +134,41 @@ def attnkit_zip() -> bytes:
     return buffer.getvalue()
 
 
+def _rewrite(script: Path, lines: dict[str, str]) -> str:
+    """``script``'s text with each of ``lines`` (each in it exactly once) replaced."""
+    source = script.read_text(encoding="utf-8")
+    for line, replacement in lines.items():
+        if source.count(line) != 1:
+            raise PluginError(f"playground: {script.relative_to(ROOT)} must contain the line {line!r} once")
+        source = source.replace(line, replacement)
+    return source
+
+
 def english_worker() -> str:
-    """worker.js for the English book: Pyodide from the Chinese book's copy."""
-    source = WORKER.read_text(encoding="utf-8")
-    if source.count(PYODIDE_LINE) != 1:
-        raise PluginError(f"playground: {WORKER.relative_to(ROOT)} must contain the line {PYODIDE_LINE!r} once")
-    return source.replace(PYODIDE_LINE, f'const PYODIDE = "{PYODIDE_FROM_EN}";')
+    """worker.js for the English book: Pyodide and attnkit.zip from the Chinese book's copy."""
+    return _rewrite(WORKER, {PYODIDE_LINE: f'const PYODIDE = "{PYODIDE_FROM_EN}";',
+                             ATTNKIT_LINE: f'const ATTNKIT = "{ATTNKIT_FROM_EN}";'})
+
+
+def english_app() -> str:
+    """app.js for the English book: the editor from the Chinese book's copy."""
+    return _rewrite(APP, {EDITOR_LINE: f'const EDITOR_ROOT = "{EDITOR_FROM_EN}";'})
+
+
+def shared_scripts() -> list[str]:
+    """The scripts of :data:`FROM_EN`, which both books run: the English book's stylesheets are
+    purged against their words too (bookbuild/trim_and_minify.py), though its site has no copy."""
+    return [editor_bundle().read_text(encoding="utf-8")]
+
+
+def shared_file(path: str) -> bytes | None:
+    """The bytes of a file of :data:`FROM_EN` (its path from a book's root), as the Chinese book
+    serves it; None for any other path."""
+    if path == "assets/playground/editor.js":
+        return editor_bundle().read_bytes()
+    if path == "assets/playground/attnkit.zip":
+        return attnkit_zip()
+    return None
 
 
 def presets(lang: str) -> str:
@@ -138,11 +200,15 @@ def on_files(files, config):
     pyodide = pyodide_files()
     if config.theme["language"] == "zh":
         for name, path in pyodide.items():
-            add(f"assets/pyodide/{name}", abs_src_path=str(path))
+            if name == "pyodide-lock.json":
+                add(f"assets/pyodide/{name}", content=served_lock(path.read_text(encoding="utf-8"), set(pyodide)))
+            else:
+                add(f"assets/pyodide/{name}", abs_src_path=str(path))
+        add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
+        add("assets/playground/attnkit.zip", content=attnkit_zip())
     else:
         add("assets/playground/worker.js", content=english_worker())
-    add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
-    add("assets/playground/attnkit.zip", content=attnkit_zip())
+        add("assets/playground/app.js", content=english_app())
     add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner
     add("assets/playground/presets.json", content=presets(config.theme["language"]))
     try:

@@ -11,7 +11,7 @@ leaves:
   LANG=en`` serves one), so site/en/assets/ repeats site/assets/. A file of site/en/assets/ that
   is the same bytes as the Chinese book's copy and finds nothing from its own address
   (:data:`SHARED`: Material's scripts and stylesheets, the book's own stylesheets and page
-  scripts, KaTeX's fonts, the favicon) leaves, and the English pages and stylesheets that named it
+  scripts, KaTeX's fonts, the favicon, reveal.js and the slides' script and stylesheet) leaves, and the English pages and stylesheets that named it
   name the Chinese copy: a reader who switches language has it in the cache already. The widgets
   and the playground find their book's data from their own address, so each book keeps its own.
 * **Files no reader is served:** ``sitemap.xml.gz`` (MkDocs writes it beside ``sitemap.xml``,
@@ -50,7 +50,8 @@ PRINT_SITE = ("print_page/", "css/print-site", "js/print-site")
 # book's page scripts use the page's address; stylesheets name fonts that are shared too).
 SHARED = ("assets/javascripts/*", "assets/stylesheets/*", "assets/images/*", "assets/vendor/katex/fonts/*",
           "assets/a11y.css", "assets/book.css", "assets/print.css", "assets/search-defer.js",
-          "assets/figure-zoom.js", "assets/code-nav.js", "assets/print.js")
+          "assets/figure-zoom.js", "assets/code-nav.js", "assets/print.js", "assets/vendor/reveal/*",
+          "assets/slides/*")
 # Files no reader is served: MkDocs' gzipped sitemap, the English 404 page (a host serves the
 # root's), the lab notebooks' jupytext sources (their pages offer the .ipynb), Material's own
 # favicon, which it copies although mkdocs.yml names the book's (assets/favicon.svg)

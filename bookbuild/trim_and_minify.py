@@ -209,9 +209,12 @@ def _material_css(config) -> None:
     pages = sorted(site.rglob("*.html"))
     texts = [p.read_text(encoding="utf-8") for p in pages]
     # Pyodide's own scripts (only the Chinese book carries them) put nothing into a page: left
-    # out, both books purge against the same words and write the same stylesheet.
+    # out, both books purge against the same words and write the same stylesheet. The playground's
+    # editor, which only the Chinese book carries too, runs in both: counted in both.
+    from .playground import shared_scripts
+
     scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))
-               if "pyodide" not in p.relative_to(site).parts]
+               if "pyodide" not in p.relative_to(site).parts and p.name != "editor.js"] + shared_scripts()
     inline = [body for text in texts for body in SCRIPT_BODY.findall(text)]
     stylesheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if not p.name.startswith("main.")]
     words = {w for text in texts for w in tokens(text)} | {w for text in scripts for w in tokens(text, script=True)}
@@ -227,15 +230,16 @@ def _material_css(config) -> None:
 
 
 def _minify_own(config) -> None:
-    """The book's own stylesheets and scripts (overrides/), as the site serves them: minified. A
-    script the build rewrote (the playground worker's Pyodide path) stays as the build wrote it."""
+    """The book's own stylesheets and scripts (overrides/), as the site serves them: minified,
+    those the build rewrote too (the English book's playground scripts name the Chinese book's
+    copy of Pyodide and the editor: bookbuild/playground.py), as the build wrote them."""
     site, own = Path(config.site_dir), ROOT / "overrides"
     targets, jobs = [], []
     for source in sorted([*own.rglob("*.css"), *own.rglob("*.js")]):
         target = site / source.relative_to(own)
-        if target.is_file() and target.read_bytes() == source.read_bytes():
+        if target.is_file():
             targets.append(target)
-            jobs.append({"kind": "css-min" if source.suffix == ".css" else "js-min", "text": source.read_text(encoding="utf-8")})
+            jobs.append({"kind": "css-min" if source.suffix == ".css" else "js-min", "text": target.read_text(encoding="utf-8")})
     for target, text in zip(targets, run(jobs)):
         target.write_text(text, encoding="utf-8")
 

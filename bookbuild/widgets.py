@@ -49,10 +49,15 @@ def shown_the_same(x: float, r: float) -> bool:
 
 
 def _rounded(x: float) -> float:
-    """``x`` with DECIMALS decimals, unless that would change how a widget prints it (a value
-    within 5×10⁻⁷ of a rounding boundary keeps all its digits)."""
-    r = round(x, DECIMALS)
-    return r if shown_the_same(x, r) else x
+    """``x`` with DECIMALS decimals, unless that would change how a widget prints it: then with 9
+    or 12 (a value within 5×10⁻⁷ of a rounding boundary, 0.12500000060372368 -> 0.125000001; a
+    positive share under 5×10⁻⁷, which prints "<0.1%", 3.384848994813164e-10 -> 3.38e-10), or
+    all its digits when those would change it too."""
+    for decimals in (DECIMALS, 9, 12):
+        r = round(x, decimals)
+        if shown_the_same(x, r):
+            return r
+    return x
 
 
 def _list(a) -> list:
@@ -120,7 +125,7 @@ def steps_data(lang: str) -> dict:
             out, w = scaled_dot_product_attention(q[None], k, v, scale=1.0 / tau)   # (1, d_model), (1, n)
             grid.append({"divisor": float(tau), "is_sqrt_d_k": bool(tau == math.sqrt(d_k)),
                          "scaled": _list(q @ k.T / tau), "weights": _list(w[0]),
-                         "weight_sum": float(w[0].sum()), "out": _list(out[0])})
+                         "weight_sum": _list(w[0].sum()), "out": _list(out[0])})
         examples.append({
             "id": sid, "label": r.tokens[i], "round": step, "tokens": r.tokens, "d_k": d_k,
             "q": _list(q), "k": _list(k), "v": _list(v), "scores": _list(s.scores[i]),

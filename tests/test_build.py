@@ -310,7 +310,7 @@ def test_serve_runs_the_data_step_only_after_edits_that_can_change_figures_or_wi
     assert "exercises" in serve_tool.WATCHED, "an edited exercise must be rebuilt"
 
 
-def _serve_stub(current: dict, pyodide, status="data [ 3/144] figure ch3-x (zh) 0.2 s"):
+def _serve_stub(current: dict, pyodide, status="data [ 3/144] figure ch3-x (zh) 0.2 s", shared=None):
     import http.server
     import threading
 
@@ -318,7 +318,7 @@ def _serve_stub(current: dict, pyodide, status="data [ 3/144] figure ch3-x (zh) 
     book.current.update(current)
     book.version.update({lang: int(site is not None) for lang, site in current.items()})
     book.status = status
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), serve_tool.make_handler(book, pyodide))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), serve_tool.make_handler(book, pyodide, shared))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
@@ -329,10 +329,16 @@ def test_serve_lang_en_alone_serves_the_pyodide_files_and_says_what_it_does_befo
     (site / "index.html").write_text("<html><body>home</body></html>", encoding="utf-8")
     wasm = tmp_path / "pyodide.asm.wasm"
     wasm.write_bytes(b"\0asm-bytes")
-    server, base = _serve_stub({"en": site}, {"pyodide.asm.wasm": wasm})
+    playground = import_module("bookbuild.playground")
+    server, base = _serve_stub({"en": site}, {"pyodide.asm.wasm": wasm}, shared=playground.shared_file)
     try:
         with urllib.request.urlopen(f"{base}/assets/pyodide/pyodide.asm.wasm", timeout=10) as r:
             assert r.read() == b"\0asm-bytes" and r.headers["Content-Type"] == "application/wasm"
+        # the playground's editor and attnkit.zip, which only the Chinese book carries
+        for path in playground.FROM_EN:
+            with urllib.request.urlopen(f"{base}/{path}", timeout=60) as r:
+                assert r.read() == playground.shared_file(path), path
+                assert r.headers["Content-Type"].split(";")[0] in {"text/javascript", "application/zip"}, path
         with urllib.request.urlopen(f"{base}/assets/book.css", timeout=10) as r:   # other zh paths: to /en/
             assert r.url.endswith("/en/") and b"home" in r.read()
         with urllib.request.urlopen(f"{base}/en/", timeout=10) as r:

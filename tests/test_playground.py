@@ -65,7 +65,14 @@ def test_a_missing_or_altered_file_is_named_with_its_fix(tmp_path, damage):
 
 def test_the_site_serves_the_pinned_files_attnkit_and_every_listing():
     for name, entry in MANIFEST["files"].items():
-        assert vendor.sha256(SITE / "assets" / "pyodide" / name) == entry["sha256"], name
+        if name != "pyodide-lock.json":
+            assert vendor.sha256(SITE / "assets" / "pyodide" / name) == entry["sha256"], name
+    # the official lock's entries of the packages the site serves (numpy), nothing else
+    served = json.loads((SITE / "assets" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    official = json.loads((CACHE / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert served["info"] == official["info"]
+    assert served["packages"] == {name: p for name, p in official["packages"].items() if p["file_name"] in MANIFEST["files"]}
+    assert set(served["packages"]) == {"numpy"}
     for lang, site in (("zh", SITE), ("en", SITE / "en")):
         presets = json.loads((site / "assets" / "playground" / "presets.json").read_text(encoding="utf-8"))
         names = [p.relative_to(SNIPPETS).as_posix() for p in SNIPPETS.rglob("*.py")]
@@ -73,10 +80,11 @@ def test_the_site_serves_the_pinned_files_attnkit_and_every_listing():
         assert presets["listings"] == {name: listing_source(name, lang) for name in names}, lang
         welcome = (ROOT / "overrides" / "assets" / "playground" / "welcome.py").read_text(encoding="utf-8")
         assert presets["welcome"] == listings.for_language(welcome, lang), lang
-        with zipfile.ZipFile(site / "assets" / "playground" / "attnkit.zip") as z:
-            for name in z.namelist():
-                assert z.read(name) == (ROOT / name).read_bytes(), f"{name} in attnkit.zip differs from the repository"
-            assert "attnkit/core.py" in z.namelist()
+    # one attnkit.zip, the Chinese book's, for both (the English worker loads it from there: test_weight)
+    with zipfile.ZipFile(SITE / "assets" / "playground" / "attnkit.zip") as z:
+        for name in z.namelist():
+            assert z.read(name) == (ROOT / name).read_bytes(), f"{name} in attnkit.zip differs from the repository"
+        assert "attnkit/core.py" in z.namelist()
 
 
 def test_every_listing_on_every_page_links_to_the_playground():

@@ -35,10 +35,6 @@ def lean_site() -> Path:
     return copy
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 38 stays open: 46.6 MB since the course landed (issue 34: 26 slide decks 0.9 MB, 40 checked "
-    "questions, the teacher's keys 2.1 MB); 44.4 MB before it. Strict: once the site fits again this "
-    "test passes, fails as an unexpected pass, and the mark goes"))
 def test_published_site_is_small_enough():
     site = lean_site()
     total = publish.total(site)

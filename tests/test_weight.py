@@ -31,11 +31,16 @@ def test_print_only_images_are_lazy_so_the_screen_never_fetches_them():
     assert found, "no print-only figures found in the site"
 
 
-def test_one_copy_of_pyodide_serves_both_languages():
+def test_one_copy_of_pyodide_the_editor_and_attnkit_serves_both_languages():
     assert (SITE / "assets" / "pyodide" / "pyodide.js").is_file()
     assert not (SITE / "en" / "assets" / "pyodide").exists(), "the English book carries its own copy of Pyodide"
+    for name in ("editor.js", "attnkit.zip"):
+        assert (SITE / "assets" / "playground" / name).is_file(), name
+        assert not (SITE / "en" / "assets" / "playground" / name).exists(), f"the English book carries its own {name}"
     worker = (SITE / "en" / "assets" / "playground" / "worker.js").read_text(encoding="utf-8")
-    assert 'const PYODIDE = "../../../assets/pyodide/";' in worker
+    assert 'PYODIDE="../../../assets/pyodide/"' in worker and 'ATTNKIT="../../../assets/playground/"' in worker
+    app = (SITE / "en" / "assets" / "playground" / "app.js").read_text(encoding="utf-8")
+    assert '="../"' in app and '="./"' not in app    # the editor from the Chinese book's root
 
 
 def test_search_index_stores_characters_not_escapes():

@@ -89,6 +89,8 @@ def test_widget_json_is_rounded_where_it_can_be():
     assert hook._rounded(0.10414233427452604) == 0.104142
     assert hook._rounded(0.0049996) == 0.0049996 and hook._rounded(0.00049999) == 0.00049999
     assert hook._rounded(0.123456789) == 0.123457
+    assert hook._rounded(0.12500000060372368) == 0.125000001            # num(x, 2) is 0.13, as 0.125's is 0.12
+    assert hook._rounded(3.384848994813164e-10) == 3.38e-10             # "<0.1%", as 0 would print "0.0%"
     assert not hook.shown_the_same(0.00049999, 0.0005)          # "<0.1%" against "0.1%"
     data = hook.toy_data("en")
     assert data["sentences"]["cat-ball-fun"]["steps"][0]["weights"][0][0] == round(1 / 9, 6)

@@ -201,9 +201,11 @@ class Book:
                 threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
 
 
-def make_handler(book: Book, pyodide: dict[str, Path]):
+def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
     """The HTTP handler. ``pyodide``: {file name: path} of the vendored Pyodide files, served at
-    /assets/pyodide/ when the Chinese book (which carries them) is not served."""
+    /assets/pyodide/ when the Chinese book (which carries them) is not served; ``shared``: the
+    other files only the Chinese book carries and the English book loads from it, path from the
+    root -> bytes or None (bookbuild.playground.shared_file), served then too."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -259,6 +261,10 @@ def make_handler(book: Book, pyodide: dict[str, Path]):
                 name = path[len(PYODIDE_URL):] if path.startswith(PYODIDE_URL) else None
                 if name in pyodide:   # `make serve LANG=en`: the English book loads Pyodide from the Chinese root
                     return self._file(pyodide[name])
+                body = shared(path.lstrip("/")) if shared else None
+                if body is not None:  # and the playground's editor and attnkit.zip
+                    kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+                    return self._send(200, body, kind + ("; charset=utf-8" if kind.endswith("javascript") else ""))
                 return self._send(302, b"", "text/plain", "/en/" if lang == "zh" else "/")
             root = book.current[lang]
             if root is None:   # until the first build: what the server is doing, refreshed every 2 s
@@ -321,13 +327,14 @@ def main() -> None:
     args = parser.parse_args()
     langs = LANGS if args.lang == "both" else (args.lang,)
     book = Book(langs, Path(tempfile.mkdtemp(prefix="book-serve-")), None)
-    pyodide = {}
+    pyodide, shared = {}, None
     if "zh" not in langs:
         sys.path.insert(0, str(ROOT))
-        from bookbuild import vendor_pyodide
+        from bookbuild import playground, vendor_pyodide
 
         pyodide = vendor_pyodide.verify()   # checked against tools/pyodide-manifest.json, as the build does
-    server = http.server.ThreadingHTTPServer((args.host, args.port), make_handler(book, pyodide))
+        shared = playground.shared_file    # made from the repository as it is at each request
+    server = http.server.ThreadingHTTPServer((args.host, args.port), make_handler(book, pyodide, shared))
     port = server.server_address[1]
     # Set before the forkserver starts, so every build inherits them: the served address (site_url,
     # for Material's instant navigation), no print page, each build's share of the cores, one BLAS

@@ -143,6 +143,10 @@ function heatmap(data, t) {
   return box;
 }
 
+// The root of the book that carries the editor (the same bytes in both books): this book's. The
+// English book's app.js gets the Chinese book's root (bookbuild/playground.py rewrites this line).
+const EDITOR_ROOT = "./";
+
 export async function mount(el, root) {
   if (el.dataset.mounted) return;
   el.dataset.mounted = "1";
@@ -156,7 +160,7 @@ export async function mount(el, root) {
   const mod = /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘" : "Ctrl";
 
   const [{ createEditor }, presets] = await Promise.all([
-    import(new URL("assets/playground/editor.js", root).href),
+    import(new URL("assets/playground/editor.js", new URL(EDITOR_ROOT, root)).href),
     fetch(new URL("assets/playground/presets.json", root)).then((r) => r.json()),
   ]);
 

@@ -7,6 +7,9 @@
 // The Pyodide folder, relative to this script. One copy serves both languages: the English
 // book's worker gets the Chinese book's folder (bookbuild/playground.py rewrites this line).
 const PYODIDE = "../pyodide/";
+// The folder of attnkit.zip (the same bytes in both books), relative to this script: the English
+// book's worker gets the Chinese book's (rewritten as PYODIDE is).
+const ATTNKIT = "./";
 
 let ready = null;
 const stdout = new TextDecoder();
@@ -49,7 +52,7 @@ async function init(base) {
   await pyodide.loadPackage("numpy", { messageCallback: () => {}, errorCallback: (m) => post({ type: "stderr", text: m + "\n" }) });
   post({ type: "progress", step: 3, of: 3, stage: "attnkit", ms: since() });
   const [kit, helper] = await Promise.all([
-    fetch(new URL("assets/playground/attnkit.zip", base)).then(ok),
+    fetch(new URL(ATTNKIT + "attnkit.zip", self.location.href)).then(ok),
     fetch(new URL("assets/playground/playground.py", base)).then(ok),
   ]);
   pyodide.unpackArchive(await kit.arrayBuffer(), "zip", { extractDir: "/book" });
