@@ -87,8 +87,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 # What a test's markers say of its length: serving or building a copy of the book takes minutes,
-# so does a slow test; a browser test takes seconds; the rest, milliseconds.
-LENGTH = {"serve": 4, "build": 3, "slow": 2, "browser": 1}
+# so does a slow test, and a browser test that sweeps pages of the book (it calls test_axe.swept:
+# tests/test_pages.py, test_anchors.py, the dark and touch scans, about a minute or two each); a
+# browser test takes seconds; the rest, milliseconds.
+LENGTH = {"serve": 5, "build": 4, "slow": 3, "sweep": 2, "browser": 1}
 
 
 def first_the_longest(items: list) -> None:
@@ -99,7 +101,9 @@ def first_the_longest(items: list) -> None:
     serve test, about 4 minutes, sat in the middle of the list); started first, the other
     worker's short tests fill the time beside it."""
     def length(item) -> int:
-        return max((LENGTH.get(m.name, 0) for m in item.iter_markers()), default=0)
+        fn = getattr(item, "function", None)
+        sweeps = fn is not None and "swept" in _names(fn, fn.__globals__, set())
+        return max([LENGTH.get(m.name, 0) for m in item.iter_markers()] + [LENGTH["sweep"] if sweeps else 0])
 
     files: dict[str, int] = {}
     for item in items:
