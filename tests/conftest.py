@@ -83,3 +83,49 @@ def pytest_collection_modifyitems(config, items):
         for marker, uses in USES.items():
             if names & uses and marker not in marked:
                 item.add_marker(getattr(pytest.mark, marker))
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    first_the_longest(items, workers)
+
+
+# About how long one test of each sort takes, in seconds (full runs at load 3-6): serving or
+# building a copy of the book, minutes; a browser test that sweeps pages of the book (it calls
+# test_axe.swept: tests/test_pages.py, test_anchors.py, the dark and touch scans), a minute or
+# two; a slow test or another browser test, seconds; the rest, milliseconds.
+SECONDS = {"serve": 180, "build": 30, "sweep": 60, "slow": 3, "browser": 3}
+
+
+def first_the_longest(items: list, workers: int) -> None:
+    """Order the tests so that pytest-xdist's workers end together. ``make test`` runs one worker
+    per core with ``--dist worksteal``: worker i starts on the i-th of ``workers`` equal slices of
+    the list and, when it runs out, takes tests still waiting at the end of another's slice. A
+    test of minutes that starts last runs alone to the end (in a full run both page sweeps of
+    tests/test_pages.py did, for 2 minutes). So the files with long tests are dealt out, the
+    longest first, each to the slice with the least estimated time (SECONDS), at its start; the
+    files of short tests fill each slice to its size after them. A file's tests stay together
+    and in order."""
+    def seconds(item) -> float:
+        fn = getattr(item, "function", None)
+        sorts = {m.name for m in item.iter_markers()}
+        if fn is not None and "swept" in _names(fn, fn.__globals__, set()):
+            sorts.add("sweep")
+        return max([SECONDS.get(name, 0) for name in sorts] + [0.05])
+
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    cost = {name: sum(map(seconds, tests)) for name, tests in files.items()}
+    long = sorted((name for name in files if cost[name] > 30), key=lambda name: -cost[name])
+    slices, load = [[] for _ in range(workers)], [0.0] * workers
+    for name in long:
+        i = load.index(min(load))
+        slices[i] += files[name]
+        load[i] += cost[name]
+    short = [item for name, tests in files.items() if name not in long for item in tests]
+    ordered, left = [], len(items)
+    for i, own in enumerate(slices):   # as xdist deals: each slice is len(pending) // workers left
+        size = left // (workers - i)
+        take = max(0, size - len(own))
+        ordered += own + short[:take]
+        short = short[take:]
+        left -= size
+    items[:] = ordered + short

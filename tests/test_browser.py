@@ -7,7 +7,7 @@ import pytest
 
 from bookbuild.browser import launch, serve_site
 from book import ROOT
-from test_axe import chosen, site_pages
+from test_axe import chosen, page_types, site_pages
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-artifacts" / "shots"
@@ -112,11 +112,19 @@ def test_softmax_page_fits_phone_and_dark_mode(site, lang, width, dark):
 def test_every_page_fits_a_phone_before_its_scripts_run(site, only_pages):
     """Before Material's script runs, and for a reader without JavaScript, no page is wider than a
     320 px phone. A page laid out wider than the screen shows its first frames zoomed out; the
-    language menu did this on every page (overrides/assets/book.css, .no-js .md-select__inner)."""
+    language menu did this on every page (overrides/assets/book.css, .no-js .md-select__inner).
+    One page of each kind (test_axe.page_types: every kind of page, tag.class and widget), and
+    each language's print page, which holds every page's content (every table, formula, listing
+    and figure of the book); or the pages --pages names."""
     base, browser = site
     page = browser.new_page(width=320, height=640, scripts=False)
     wide = []
-    for path in chosen(site_pages(), only_pages):
+    every = site_pages()
+    sample = [p for lang in ("zh", "en") for p in page_types([p for p in every if p.startswith("/en/") == (lang == "en")
+                                                            and "print_page" not in p])]
+    paths = chosen(every, only_pages) if only_pages else sample + [p for p in every if "print_page" in p]
+    assert len(paths) > 30 and len([p for p in paths if "print_page" in p]) == 2, paths
+    for path in paths:
         page.goto(base + path, wait_until="load")
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         if overflow > 1:

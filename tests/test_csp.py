@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
-
+from html.parser import HTMLParser
 
 from book import ROOT
 
@@ -45,6 +47,56 @@ def test_every_page_has_a_strict_policy_before_any_script():
         if text.find("<script") < text.find("Content-Security-Policy"):
             problems.append(f"{name}: a script comes before the policy")
     assert not problems, "\n".join(problems[:30])
+
+
+class Inline(HTMLParser):
+    """What a page's policy must allow or would block, read by an HTML parser (not by the build's
+    regular expression): the text of every inline script, every inline event handler
+    (``onclick="..."``) and every ``javascript:`` address."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.scripts, self.handlers, self.current = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "script" and "src" not in attrs:
+            self.current = []
+        self.handlers += [f"<{tag} {name}=...>" for name, value in attrs.items()
+                          if name.startswith("on") or (value or "").strip().lower().startswith("javascript:")]
+
+    def handle_data(self, data):
+        if self.current is not None:
+            self.current.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self.current is not None:
+            self.scripts.append("".join(self.current))
+            self.current = None
+
+
+def test_every_inline_script_of_every_page_is_one_its_policy_allows():
+    """What the browser sweep (tests/test_pages.py) would see as a blocked inline script or handler,
+    on every page, without a browser: the sweep loads one page of each kind (test_axe.page_types)."""
+    problems = []
+    for path in built_pages():
+        text = path.read_text(encoding="utf-8")
+        found = Inline()
+        found.feed(text)
+        allowed = set(directives(text)["script-src"])
+        for body in found.scripts:
+            digest = "'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'"
+            if digest not in allowed:
+                problems.append(f"{path.relative_to(SITE)}: inline script not in script-src: {body.strip()[:80]!r}")
+        problems += [f"{path.relative_to(SITE)}: {handler} (the policy blocks it)" for handler in found.handlers]
+    assert len(built_pages()) > 100
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_the_inline_reader_finds_scripts_and_handlers():
+    found = Inline()
+    found.feed('<script>a<b</script><script src="x.js"></script><button onclick="f()">x</button><a href="javascript:f()">y</a>')
+    assert found.scripts == ["a<b"] and len(found.handlers) == 2
 
 
 def test_the_playground_may_run_webassembly_and_a_chapter_may_not():

@@ -583,23 +583,6 @@ def test_a_phone_tap_picks_a_word(site):
     assert not page.errors and not page.outside
 
 
-@browser_only
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_page_with_a_widget_mounts_it(site, lang):
-    base, browser = site
-    page = browser.new_page()
-    for source in pages(lang):
-        if "data-widget=" not in (DOCS / lang / source).read_text(encoding="utf-8"):
-            continue
-        stem = source.with_suffix("")
-        parts = stem.parts[:-1] if stem.name == "index" else stem.parts
-        page.goto(base + ("/en/" if lang == "en" else "/") + "".join(p + "/" for p in parts))
-        page.wait_for_function("[...document.querySelectorAll('[data-widget]')].every(e => e.dataset.mounted && e.dataset.mounted !== 'loading')")
-        states = page.locator("[data-widget]").evaluate_all("ws => ws.map(w => w.dataset.widget + ':' + w.dataset.mounted)")
-        assert states and all(s.endswith(":yes") for s in states), f"{source}: {states}"
-    assert not page.errors and not page.outside
-
-
 # --------------------------------------------------------------------------
 # chapter 10.3: rotate the pairs (rope.js)
 # --------------------------------------------------------------------------
