@@ -145,8 +145,6 @@ def source_times(env, lang: str, *what: str) -> tuple[int, int, int]:
 
 def test_both_languages_take_about_the_same_time(envs):
     """The same chapter, read in either language at the stated paces, takes about as long."""
-    from bookbuild import course
-
     for chapter in CHAPTERS:
         zh, en = (source_times(envs[lang], lang, chapter)[2] for lang in LANGS)
         assert 0.75 <= zh / en <= 1.33, f"{chapter}: zh {zh} min, en {en} min"
