@@ -93,6 +93,12 @@ async function keepSectionInView(mounting) {
     still = Math.abs(top - last) < 1 ? still + 1 : 0;
     last = top;
   }
+  // On a slow machine a block above can still grow after that (an image, a widget's late data):
+  // for 15 s more, each time the page's height changes, put the section back, unless the reader moved.
+  if (readerMoved || !window.ResizeObserver) return;
+  const watch = new ResizeObserver(() => { if (readerMoved) watch.disconnect(); else target.scrollIntoView(); });
+  watch.observe(document.body);
+  setTimeout(() => watch.disconnect(), 15000);
 }
 window.addEventListener("hashchange", () => keepSectionInView([]));
 
