@@ -78,15 +78,24 @@ for (const type of ["wheel", "touchstart", "pointerdown", "keydown"]) {
   window.addEventListener(type, () => { readerMoved = true; }, { capture: true, passive: true });
 }
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+// Only the latest jump is kept: a second jump on the same page (a link in the table of contents, a
+// second address with #) ends the first one's loop and watch, which would otherwise pull the reader
+// back to the first section whenever the page moves (CI at load 5: /tour/#一分钟总结, opened right
+// after /tour/#四副眼镜多头注意力, stayed 2664 px below the window's top).
+let jump = 0, watch = null;
 
 async function keepSectionInView(mounting) {
   const id = decodeURIComponent(location.hash.slice(1));
+  const mine = ++jump;
+  if (watch) watch.disconnect();
+  watch = null;
   const target = id && document.getElementById(id);
   if (!target) return;
   readerMoved = false;
   await Promise.allSettled(mounting);
+  const current = () => mine === jump && !readerMoved;
   let last = NaN, still = 0;
-  for (let i = 0; i < 240 && still < 20 && !readerMoved; i++) {   // at most about 4 s
+  for (let i = 0; i < 240 && still < 20 && current(); i++) {   // at most about 4 s
     target.scrollIntoView();
     await nextFrame();
     const top = target.getBoundingClientRect().top;
@@ -95,10 +104,11 @@ async function keepSectionInView(mounting) {
   }
   // On a slow machine a block above can still grow after that (an image, a widget's late data):
   // for 15 s more, each time the page's height changes, put the section back, unless the reader moved.
-  if (readerMoved || !window.ResizeObserver) return;
-  const watch = new ResizeObserver(() => { if (readerMoved) watch.disconnect(); else target.scrollIntoView(); });
-  watch.observe(document.body);
-  setTimeout(() => watch.disconnect(), 15000);
+  if (!current() || !window.ResizeObserver) return;
+  const observer = new ResizeObserver(() => { if (current()) target.scrollIntoView(); else observer.disconnect(); });
+  watch = observer;
+  observer.observe(document.body);
+  setTimeout(() => observer.disconnect(), 15000);
 }
 window.addEventListener("hashchange", () => keepSectionInView([]));
 
