@@ -14,7 +14,10 @@ which checks: below). In that one visit:
    opens full size when tapped (test_figure_text.label_problems);
 6. no console error.
 
-7. every widget mounted (data-mounted="yes"; a widget that failed would otherwise pass unseen).
+7. every widget mounted (data-mounted="yes"; a widget that failed would otherwise pass unseen);
+8. every class a widget's elements carry that a widget stylesheet styles is styled on the page: a
+   widget fetches only its own stylesheets (overrides/assets/widgets/index.js, STYLES), and chapter
+   11's replay, which draws with chapter 8's classes, once drew its loss curve as a black shape.
 
 Each check lives, with its reasons, in the module named beside it; this module only visits the
 pages. These checks used to load every page once per check: 12 loads of each page in all, now 2
@@ -41,7 +44,7 @@ import time
 
 import pytest
 
-from bookbuild.browser import SITE, launch, serve_site
+from bookbuild.browser import ROOT, SITE, launch, serve_site
 from test_axe import WIDTHS, confirmed, page_types, report, reveal, scan, settle, swept
 from test_browser import render_problems
 from test_code_columns import column_problems
@@ -55,6 +58,34 @@ pytestmark = pytest.mark.browser
 PER_INSTANCE = re.compile(r'<img\b[^>]*\bsrc="[^"]*figures/[^"]+\.svg"|\bdata-widget="')
 UNMOUNTED = """() => [...document.querySelectorAll("[data-widget]")].filter((w) => w.dataset.mounted !== "yes")
   .map((w) => `${w.dataset.widget}: ${w.dataset.mounted}`)"""
+
+
+# Every class the widgets' and the playground's stylesheets style (their sources).
+STYLED = {name for css in (ROOT / "overrides" / "assets").glob("*/*.css")
+          if css.parent.name in ("widgets", "playground")
+          for name in re.findall(r"\.([A-Za-z][\w-]*)", re.sub(r"/\*.*?\*/", "", css.read_text(encoding="utf-8"), flags=re.S))}
+# The classes the page's stylesheets style, and those each widget's elements carry.
+CLASSES = """() => {
+  const styled = new Set();
+  const walk = (rules) => { for (const r of rules) {
+    for (const m of (r.selectorText || "").matchAll(/\\.([A-Za-z][\\w-]*)/g)) styled.add(m[1]);
+    if (r.cssRules) walk(r.cssRules);
+  } };
+  for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch (e) { /* another origin's */ } }
+  const carried = [];
+  for (const w of document.querySelectorAll("[data-widget]"))
+    for (const el of w.querySelectorAll("[class]"))
+      for (const name of el.classList) carried.push([w.dataset.widget, name]);
+  return { styled: [...styled], carried };
+}"""
+
+
+def unstyled(page, path: str) -> list[str]:
+    """The classes a widget of the page carries that a widget stylesheet styles but the page did not load."""
+    found = page.evaluate(CLASSES)
+    styled = set(found["styled"])
+    missing = sorted({(widget, name) for widget, name in found["carried"] if name in STYLED and name not in styled})
+    return [f"{path} {widget}: .{name} is styled by a stylesheet the page did not load" for widget, name in missing]
 
 
 def holds_instances(path: str) -> bool:
@@ -88,7 +119,8 @@ def test_every_page_as_a_reader_meets_it(lang, only_pages):
     paths = visits(swept(lang, only_pages), only_pages)
     label_pt = figure_label_pt()
     seen = Seen()
-    problems = {"policy": [], "render": [], "skipped": [], "columns": [], "labels": [], "palette": [], "mounted": []}
+    problems = {"policy": [], "render": [], "skipped": [], "columns": [], "labels": [], "palette": [], "mounted": [],
+                "unstyled": []}
     axe_failures, seconds = {}, {}
     start = time.perf_counter()
     with serve_site() as base, launch() as browser:
@@ -106,6 +138,7 @@ def test_every_page_as_a_reader_meets_it(lang, only_pages):
                 problems["render"] += render_problems(page, path)
                 problems["skipped"] += [f"{path} {c}" for c in settle(page, transitions=how == "all")]
                 problems["mounted"] += [f"{path} {w}" for w in page.evaluate(UNMOUNTED)]
+                problems["unstyled"] += unstyled(page, path)
                 problems["columns"] += column_problems(page, path)
                 if how == "all":
                     found = scan(page, base, path)   # leaves the page at 375 px (the print page: 1280)

@@ -41,10 +41,12 @@ const NAMES = new Set(["click-a-word", "switch-scene", "heads", "four-steps", "p
   "sample-text"]);
 
 // The stylesheets a widget needs besides widgets.css (./<name>.css): fetched with its module, so a
-// page without the widget does not fetch them (a first visit: issue 38).
+// page without the widget does not fetch them (a first visit: issue 38). Chapter 11's replay and
+// chapter 12's sampler draw their curve, fields and status with chapter 8's classes (train-gpt.css):
+// without it the replay's loss curve was a black shape (tests/test_pages.py: unstyled).
 const STYLES = {
-  "train-gpt": ["maps", "train-gpt"], "induction-replay": ["maps", "induction-replay"], "rope": ["rope"],
-  "kv-calculator": ["kv-calculator"], "sample-text": ["sample-text"], "exercise": ["exercise"], "exercise-progress": ["exercise"],
+  "train-gpt": ["maps", "train-gpt"], "induction-replay": ["maps", "train-gpt", "induction-replay"], "rope": ["rope"],
+  "kv-calculator": ["kv-calculator"], "sample-text": ["train-gpt", "sample-text"], "exercise": ["exercise"], "exercise-progress": ["exercise"],
 };
 
 async function mountOne(element) {
