@@ -439,6 +439,7 @@ def duration(total: int, lang: str) -> str:
 
 _MARKDOWN: dict[tuple[str, str], str] = {}   # (lang, page) -> its Markdown after its macros ran
 _OWN: dict[tuple[str, str], list[str]] = {}  # the boxes this module wrote on that page (not counted)
+_STANDALONE: dict[tuple[str, str], str] = {}  # a page a deck rendered before the build reached it
 _LOADS: dict[tuple[str, str], "Load"] = {}
 _LATER: list = []                             # what placeholder n becomes: a function of no argument
 PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
@@ -455,7 +456,6 @@ def rendered_page(env) -> None:
     _MARKDOWN[(env.conf["theme"]["language"], env.page.file.src_uri)] = env.markdown
 
 
-_STANDALONE: dict[tuple[str, str], str] = {}
 OWN_MACROS = re.compile(r"\{\{\s*objectives\([^)]*\)\s*\}\}")
 
 

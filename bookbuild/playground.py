@@ -57,8 +57,10 @@ ATTNKIT_FROM_EN = "../../../assets/playground/"
 EDITOR_LINE = 'const EDITOR_ROOT = "./";'
 EDITOR_FROM_EN = "../"
 # The files only the Chinese book carries, which the English book loads from it: their paths from
-# a book's root. tools/serve.py serves them (:func:`shared_file`) when only the English book is served.
-FROM_EN = ("assets/playground/editor.js", "assets/playground/attnkit.zip")
+# a book's root, and how the Chinese book makes their bytes. tools/serve.py serves them
+# (:func:`shared_file`) when only the English book is served.
+FROM_EN = {"assets/playground/editor.js": lambda: editor_bundle().read_bytes(),
+           "assets/playground/attnkit.zip": lambda: attnkit_zip()}
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
 # Beside it: "edit and run" in place (a button that overrides/assets/widgets/index.js shows and
 # listing.js runs; hidden without JavaScript) and the listing as a file in the page's language.
@@ -164,11 +166,8 @@ def shared_scripts() -> list[str]:
 def shared_file(path: str) -> bytes | None:
     """The bytes of a file of :data:`FROM_EN` (its path from a book's root), as the Chinese book
     serves it; None for any other path."""
-    if path == "assets/playground/editor.js":
-        return editor_bundle().read_bytes()
-    if path == "assets/playground/attnkit.zip":
-        return attnkit_zip()
-    return None
+    make = FROM_EN.get(path)
+    return None if make is None else make()
 
 
 def presets(lang: str) -> str:
