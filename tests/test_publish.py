@@ -7,9 +7,7 @@ in Chromium, that pages of both books load, mount their widgets and search, offl
 
 from __future__ import annotations
 
-import functools
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,32 +21,37 @@ LIMIT_MB = 45          # issue 38: make publish writes at most 45 MB
 MB = 1024 * 1024
 
 
-@functools.cache
-def lean_site() -> Path:
-    """A copy of the built site (with its PDFs) made deployable by publish.lean, once per run."""
+@pytest.fixture(scope="session")
+def lean_site(tmp_path_factory) -> Path:
+    """A copy of the built site (with its PDFs) made deployable by publish.lean, once per worker.
+
+    A session fixture, not a module one: pytest-xdist's worksteal can hand a worker this module's
+    tests on both sides of another module's, and a module fixture's cleanup between them once
+    removed the copy a later test then read (CI: the root's 404.html "missing")."""
     for lang in ("zh", "en"):
         for edition in ("student", "key"):
             assert (SITE / "pdf" / pdf_name(lang, edition)).is_file(), "run `make pdf` first (it prints both editions)"
-    copy = Path(tempfile.mkdtemp(prefix="book-published-")) / "site"
+    copy = tmp_path_factory.mktemp("published") / "site"
     shutil.copytree(SITE, copy)
     publish.lean(copy)
-    return copy
+    yield copy
+    shutil.rmtree(copy, ignore_errors=True)
 
 
-def test_published_site_is_small_enough():
-    site = lean_site()
+def test_published_site_is_small_enough(lean_site):
+    site = lean_site
     total = publish.total(site)
     table = "\n".join(f"  {part}: {size / MB:.2f} MB in {count} files" for part, size, count in publish.parts(site))
     assert total <= LIMIT_MB * MB, f"the published site is {total / MB:.1f} MB (at most {LIMIT_MB}):\n{table}"
 
 
-def test_every_reference_resolves_and_every_file_is_named():
-    found = publish.problems(lean_site())
+def test_every_reference_resolves_and_every_file_is_named(lean_site):
+    found = publish.problems(lean_site)
     assert not found, "\n".join(found[:40])
 
 
-def test_what_left_the_site_was_not_for_readers():
-    site = lean_site()
+def test_what_left_the_site_was_not_for_readers(lean_site):
+    site = lean_site
     assert not (site / "print_page").exists() and not (site / "en" / "print_page").exists()
     assert not list(site.rglob("*.map")) and not list(site.rglob("lunr.*.js"))
     assert not (site / "en" / "404.html").exists() and (site / "404.html").is_file()
@@ -112,13 +115,13 @@ PAGES = ["/", "/tour/", "/ch3/softmax/", "/en/", "/en/tour/", "/en/ch3/softmax/"
          "/en/ch8/train-in-browser/", "/en/glossary/"]
 
 
-def test_published_pages_load_mount_and_search():
+def test_published_pages_load_mount_and_search(lean_site):
     """In Chromium, offline: pages of both books on the published site load every file they ask
     for, mount their widgets, log no error; search finds results in both books."""
     from bookbuild.browser import launch, search, serve_site
     MOUNTED = load_file(ROOT / "bench" / "benchlib.py").MOUNTED
 
-    site = lean_site()
+    site = lean_site
     problems = []
     with serve_site(site) as base, launch() as browser:
         for path in PAGES:
@@ -135,10 +138,3 @@ def test_published_pages_load_mount_and_search():
                     problems.append(f"{path}: search found nothing")
             page.context.close()
     assert not problems, "\n".join(problems)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _clean_up():
-    yield
-    if lean_site.cache_info().currsize:
-        shutil.rmtree(lean_site().parent, ignore_errors=True)
