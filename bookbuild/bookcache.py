@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import json
 import os
 import pickle
 import platform
@@ -67,6 +68,36 @@ def key(*parts) -> str:
     for part in parts:
         feed(part)
     return digest.hexdigest()
+
+
+class Store:
+    """A folder of content-keyed files: ``.cache/<name>/``."""
+
+    def __init__(self, name: str, suffix: str = ""):
+        self.dir = CACHE / name
+        self.suffix = suffix
+
+    def path(self, k: str) -> Path:
+        return self.dir / k[:2] / f"{k}{self.suffix}"
+
+    def get(self, k: str) -> bytes | None:
+        try:
+            return self.path(k).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def put(self, k: str, data: bytes) -> Path:
+        return write_atomically(self.path(k), data)
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that a reader never sees half a file (a temporary file
+    beside it, then renamed); two processes may write the same path at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    partial.replace(path)
+    return path
 
 
 _DIGESTS: dict[tuple, str] = {}
@@ -150,7 +181,24 @@ def _module_file(dotted: str) -> Path | None:
     return None
 
 
+_IMPORT_LISTS = Store("imports", ".json")
+_PARSER = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()   # this file parses them
+
+
 def imports_of(source: str, package: str | None = None) -> list[str] | None:
+    """:func:`parse_imports`, kept on disk under the source, its package, attnkit's file names and
+    this file: each build is a new process, and parsing attnkit's files again cost 0.3 s of every
+    reload."""
+    k = key("imports", _PARSER, [p.relative_to(ATTNKIT).as_posix() for p in _attnkit_py()], package, source)
+    cached = _IMPORT_LISTS.get(k)
+    if cached is not None:
+        return json.loads(cached)
+    found = parse_imports(source, package)
+    _IMPORT_LISTS.put(k, json.dumps(found).encode())
+    return found
+
+
+def parse_imports(source: str, package: str | None = None) -> list[str] | None:
     r"""The attnkit files (relative to attnkit/) that ``source`` imports itself, or None if it
     imports modules in a way a reader of the code cannot follow (importlib). ``package``: the
     dotted package the source lives in (for its relative imports), None outside attnkit.
@@ -270,36 +318,6 @@ def environment() -> str:
                     st = path.stat()
                     fonts.append((str(path), st.st_size, st.st_mtime_ns))
     return key(sys.version, platform.machine(), _version("numpy"), _version("matplotlib"), fonts)
-
-
-class Store:
-    """A folder of content-keyed files: ``.cache/<name>/``."""
-
-    def __init__(self, name: str, suffix: str = ""):
-        self.dir = CACHE / name
-        self.suffix = suffix
-
-    def path(self, k: str) -> Path:
-        return self.dir / k[:2] / f"{k}{self.suffix}"
-
-    def get(self, k: str) -> bytes | None:
-        try:
-            return self.path(k).read_bytes()
-        except FileNotFoundError:
-            return None
-
-    def put(self, k: str, data: bytes) -> Path:
-        return write_atomically(self.path(k), data)
-
-
-def write_atomically(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` so that a reader never sees half a file (a temporary file
-    beside it, then renamed); two processes may write the same path at once."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_bytes(data)
-    partial.replace(path)
-    return path
 
 
 _MEMO = Store("memo", ".pickle")

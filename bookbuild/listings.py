@@ -42,6 +42,8 @@ _ENDING = re.compile(r"\s+\[(?P<lang>zh|en)\]\s*$")
 def markers(source: str) -> dict[int, tuple[str, int]]:
     """``{line number (1-based): (lang, column where the text to drop starts)}`` for marked lines."""
     found, tokens = {}, []
+    if "[zh]" not in source and "[en]" not in source:
+        return found
     # A listing may be unbalanced before filtering (the first line of a bracketed statement in a
     # [zh] and an [en] version): the tokenizer then stops at the end of the file, every comment read.
     try:
@@ -52,13 +54,13 @@ def markers(source: str) -> dict[int, tuple[str, int]]:
             raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
     except (SyntaxError, IndentationError) as error:
         raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
+    lines = source.splitlines()
     for token in tokens:
         if token.type != tokenize.COMMENT:
             continue
         row, col = token.start
         if m := _ALONE.match(token.string):
-            line = source.splitlines()[row - 1]
-            start = len(line[:col].rstrip())           # drop the spaces before "# [zh]" too
+            start = len(lines[row - 1][:col].rstrip())           # drop the spaces before "# [zh]" too
             found[row] = (m["lang"], start)
         elif m := _ENDING.search(token.string):
             found[row] = (m["lang"], col + m.start())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import inspect
 import os
 import re
 import socket
@@ -253,8 +254,7 @@ def test_figure_modules_do_nothing_at_import_but_define_and_register():
 
 
 def test_environment_key_covers_numpy_matplotlib_and_fonts():
-    text = (BOOKBUILD / "bookcache.py").read_text(encoding="utf-8")
-    body = text[text.index("def environment"):text.index("class Store")]
+    body = inspect.getsource(bookcache.environment)
     for part in ('"numpy"', '"matplotlib"', "fonts", "sys.version"):
         assert part in body, part
 
