@@ -147,8 +147,33 @@ def run(jobs: list[dict]) -> list[str]:
 
 def purge(css: str, words, prefixes=(), keep=(), variables: bool = False) -> str:
     """``css`` without the rules no element with these tokens can match, minified."""
-    return run([{"kind": "css", "text": css, "tokens": sorted(set(words)), "prefixes": sorted(set(prefixes)),
+    return run([{"kind": "css", "text": css, "tokens": can_match(css, words), "prefixes": sorted(set(prefixes)),
                  "keep": sorted(set(keep)), "variables": variables}])[0]
+
+
+CSS_NAME = re.compile(r"[\w-]+")
+CSS_ATTRIBUTE = re.compile(r"""\[\s*[\w-]+\s*([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]+))\s*(?:[is]\s*)?\]""")
+
+
+def can_match(css: str, words) -> list[str]:
+    """The ``words`` that can keep a rule of ``css``, sorted. PurgeCSS keeps a rule when each class,
+    id, tag and attribute name of its selector is a word, and each attribute value is one, or the
+    start, end or part of one as its operator says (``[id^="fnref:"]``); any other word changes
+    nothing. So a purge's cache key leaves them out: a listing edit numbers its lines' anchors
+    anew (``__codelineno-4-3``), which matches no rule, and the purge is not run again.
+
+    >>> can_match('.md-a,[id^="fnref:"],a[href$=".pdf"]{x:y}', ["md-a", "fnref:1", "__codelineno-4-3", "a.pdf", "p"])
+    ['a.pdf', 'fnref:1', 'md-a']
+    """
+    names = set(CSS_NAME.findall(css))
+    ops: dict[str, set[str]] = {}
+    for op, *value in CSS_ATTRIBUTE.findall(css):
+        ops.setdefault(op, set()).add("".join(value))
+    starts = tuple(ops.get("^=", set()) | ops.get("|=", set()))
+    ends = tuple(ops.get("$=", ()))
+    parts = ops.get("*=", set()) | ops.get("~=", set())
+    exact = names | ops.get("=", set())
+    return sorted({w for w in words if w in exact or w.startswith(starts) or w.endswith(ends) or any(p in w for p in parts)})
 
 
 def trim_notebook(html: str) -> str:
