@@ -34,8 +34,6 @@ LABELS = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))   # each widget
 
 PE_POSITIONS, PE_D_MODEL = 50, 16          # the positional-encoding explorer's table
 DIVISORS = np.geomspace(0.25, 8.0, 31)     # the four-steps slider: scores are divided by these
-
-
 SHOWN = range(5)      # a widget shows a value with 0-4 decimals (num), or 100x with 1 (pct: 3 decimals)
 DECIMALS = 6          # ...so the JSON carries 6: 0.10414233427452604 -> 0.104142 (a third of the bytes)
 
@@ -332,18 +330,16 @@ BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "position
             "sample-text": sample_text_data}
 
 
-# Each widget's data is cached in .cache/widgets/ (bookbuild/bookcache.py) under this file, attnkit
-# without its figures, the environment, the widget and the language (the tiny GPT is not retrained
-# per build), and the model of 12.5 as float32 weights beside it. The data step computes them.
-BINARY = "sample-text.bin"
+BINARY = "sample-text.bin"     # the model of 12.5 as float32 weights, beside the JSON files
 # The widgets whose data trains a model (chapters 12, 8 and 11): the data step starts them first.
 TRAINED = ("sample-text.json", "train-gpt.json", "induction-replay.json")
 
 
 def cache_paths(lang: str) -> dict[str, Path]:
-    """{file name under data/widgets/: where it is cached in ``lang``}. The key: the widget, the
-    language, this file, the words, the part of attnkit this file can run (bookcache.digest_for;
-    for the exercises, also what the exercise files run, and bookbuild/exercise_pages.inputs)."""
+    """{file name under data/widgets/: where the data step caches it in ``lang``} (.cache/widgets/).
+    The key: the widget, the language, this file, the words, the part of attnkit this file can run
+    (bookcache.digest_for; for the exercises, also what the exercise files run, and
+    bookbuild/exercise_pages.inputs)."""
     from .exercise_pages import EXERCISES
 
     here = sources([Path(__file__), LABELS_FILE])
@@ -365,26 +361,38 @@ def compute(name: str, lang: str) -> bytes:
     return _json(BUILDERS[name.removesuffix(".json")](lang))
 
 
-PARTS = ("toy", "steps", "exercises")
+def _to_shown(values, decimals: int = 4):
+    """Nested lists of numbers, each rounded to ``decimals`` where that prints it as before with
+    ``decimals`` and with 0 decimals (the only ways positions.js prints them), else kept whole."""
+    if isinstance(values, list):
+        return [_to_shown(v, decimals) for v in values]
+    r = round(values, decimals)
+    return r if all(f"{r:.{d}f}" == f"{values:.{d}f}" for d in (0, decimals)) else values
 
 
-def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
-    """The file ``name`` as the site serves it and its items' files {id: JSON}, written as
+def served(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
+    """The file ``name`` as the site serves it, and its items' files {id: JSON}, written as
     data/widgets/<name>/<id>.json: a widget that shows one item fetches that item alone (a first
     visit to 3.3 fetched every exercise, 38 KB, for one). toy.json keeps the rules the reader's own
     sentence needs (2 KB instead of 31); steps.json lists each example's id and label, and each
     example's slider positions (its grid, 10 KB) are a file of their own, <id>.grid.json, fetched
     when a step that uses the divisor is first shown; exercises.json stays whole (chapter lists read
     it), and what every exercise shows is written once, as shared.json, beside a file per checked
-    question.
+    question. The positions' dot products (a symmetric matrix, 25 KB of a 29 KB file) are served
+    as their upper triangle, row i from column i on (positions.js fills in the rest), with the 4
+    decimals the widget prints (18 -> 14 KB).
 
-    >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
-    ...                                    "questions": {"y": {"v": 3}}})
+    >>> whole, items = served("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
+    ...                                     "questions": {"y": {"v": 3}}})
     >>> items
     {'x': {'item': {'t': 2}}, 'shared': {'labels': {'a': 1}, 'timeout': 5}, 'question-y': {'item': {'v': 3}}}
-    >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
+    >>> served("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
     {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
+    >>> served("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})[0]
+    {'sim': [[1.0, 2.1235], [3.0]], 'pe': [[7.49996, 0.8415]]}
     """
+    if name == "positions":
+        return {**data, "sim": _to_shown([row[i:] for i, row in enumerate(data["sim"])]), "pe": _to_shown(data["pe"])}, {}
     if name == "toy":
         return ({k: v for k, v in data.items() if k != "sentences"},
                 {k: {"item": item} for k, item in data["sentences"].items()})
@@ -398,28 +406,6 @@ def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
     files["shared"] = {s: data[s] for s in ("labels", "timeout", "graded") if s in data}
     files.update({f"question-{k}": {"item": q} for k, q in data.get("questions", {}).items()})
     return data, files
-
-
-def _to_shown(values, decimals: int = 4):
-    """Nested lists of numbers, each rounded to ``decimals`` where that prints it as before with
-    ``decimals`` and with 0 decimals (the only ways positions.js prints them), else kept whole."""
-    if isinstance(values, list):
-        return [_to_shown(v, decimals) for v in values]
-    r = round(values, decimals)
-    return r if all(f"{r:.{d}f}" == f"{values:.{d}f}" for d in (0, decimals)) else values
-
-
-def served(name: str, data: dict) -> dict:
-    """``data`` as the site serves it: the positions' dot products (a symmetric matrix, 25 KB of a
-    29 KB file) as their upper triangle, row i from column i on (positions.js fills in the rest),
-    and its numbers with the 4 decimals the widget prints (18 -> 14 KB).
-
-    >>> served("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})
-    {'sim': [[1.0, 2.1235], [3.0]], 'pe': [[7.49996, 0.8415]]}
-    """
-    if name == "positions":
-        return {**data, "sim": _to_shown([row[i:] for i, row in enumerate(data["sim"])]), "pe": _to_shown(data["pe"])}
-    return data
 
 
 def _json(value) -> bytes:
@@ -437,10 +423,8 @@ def on_files(files, config):
     for name, path in paths.items():
         content = path.read_bytes()
         stem = name.removesuffix(".json")
-        if stem == "positions":
-            content = _json(served(stem, json.loads(content)))
-        if stem in PARTS:
-            whole, items = parts(stem, json.loads(content))
+        if stem in ("positions", "toy", "steps", "exercises"):
+            whole, items = served(stem, json.loads(content))
             content = _json(whole)
             for item_id, item in items.items():
                 files.append(File.generated(config, f"data/widgets/{stem}/{item_id}.json", content=_json(item)))
