@@ -370,7 +370,11 @@ def _to_shown(values, decimals: int = 4):
     return r if all(f"{r:.{d}f}" == f"{values:.{d}f}" for d in (0, decimals)) else values
 
 
-def served(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
+# The files the site serves otherwise than the data step wrote them (see parts)
+PARTS = ("positions", "toy", "steps", "exercises")
+
+
+def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
     """The file ``name`` as the site serves it, and its items' files {id: JSON}, written as
     data/widgets/<name>/<id>.json: a widget that shows one item fetches that item alone (a first
     visit to 3.3 fetched every exercise, 38 KB, for one). toy.json keeps the rules the reader's own
@@ -382,13 +386,13 @@ def served(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
     as their upper triangle, row i from column i on (positions.js fills in the rest), with the 4
     decimals the widget prints (18 -> 14 KB).
 
-    >>> whole, items = served("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
-    ...                                     "questions": {"y": {"v": 3}}})
+    >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
+    ...                                    "questions": {"y": {"v": 3}}})
     >>> items
     {'x': {'item': {'t': 2}}, 'shared': {'labels': {'a': 1}, 'timeout': 5}, 'question-y': {'item': {'v': 3}}}
-    >>> served("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
+    >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
     {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
-    >>> served("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})[0]
+    >>> parts("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})[0]
     {'sim': [[1.0, 2.1235], [3.0]], 'pe': [[7.49996, 0.8415]]}
     """
     if name == "positions":
@@ -423,8 +427,8 @@ def on_files(files, config):
     for name, path in paths.items():
         content = path.read_bytes()
         stem = name.removesuffix(".json")
-        if stem in ("positions", "toy", "steps", "exercises"):
-            whole, items = served(stem, json.loads(content))
+        if stem in PARTS:
+            whole, items = parts(stem, json.loads(content))
             content = _json(whole)
             for item_id, item in items.items():
                 files.append(File.generated(config, f"data/widgets/{stem}/{item_id}.json", content=_json(item)))
