@@ -1,20 +1,14 @@
 """The glossary, docs/glossary.yml, as the single source of three things.
 
-1. Hover/tap/focus definitions on every page. After a page is rendered, the first occurrence
-   of each glossary term in its running text (the words listed under ``match``) is wrapped in
-   ``<abbr class="gloss" title="short definition" tabindex="0">``. Material's
-   ``content.tooltips`` turns ``abbr[title]`` into its own tooltip, shown on mouse hover and on
-   keyboard focus; ``tabindex="0"`` makes the term focusable, so Tab reaches it and a tap on a
-   touch screen focuses it (and shows the tooltip). This is the HTML the Markdown ``abbr``
-   extension produces, but matched here instead of with ``*[term]: ...`` lines because:
-   ``abbr`` needs a word boundary (``\\b``) around each term, which never occurs between two
-   Chinese characters (so 注意力 inside 每个词的注意力 would never match), and it wraps every
-   occurrence (a page about attention would be underlined from top to bottom).
-   Never touched: headings, links, code, math, summaries of folded answers, figures and the
-   glossary page itself.
+1. Definitions on every page: the first occurrence of each term in a page's running text (the
+   words under ``match``) is wrapped in ``<abbr class="gloss" title="short definition"
+   tabindex="0">``, which Material's ``content.tooltips`` shows on hover and focus (``tabindex``
+   lets Tab and a tap reach it). The Markdown ``abbr`` extension makes the same HTML but needs a
+   word boundary around each term, which never occurs between two Chinese characters, and wraps
+   every occurrence. Never touched: headings, links, code, math, folded answers' summaries,
+   figures and the glossary page itself.
 2. The glossary pages: macro ``{{ glossary() }}``.
-3. The concept table of chapter 7: macro ``{{ concept_table() }}``.
-   (Both macros are registered by bookbuild/macros.py through :func:`register_macros`.)
+3. Chapter 7's concept table: macro ``{{ concept_table() }}`` (both registered by bookbuild/macros.py).
 """
 
 from __future__ import annotations
@@ -36,11 +30,6 @@ LANGS = ("zh", "en")
 GLOSSARY_PAGE = "glossary.md"
 TOOLTIPS = Store("tooltips", ".html")
 
-# --------------------------------------------------------------------------
-# loading
-# --------------------------------------------------------------------------
-
-
 REQUIRED = ("id", "zh", "en", "short.zh", "short.en", "section.zh", "section.en")
 
 
@@ -51,7 +40,8 @@ class GlossaryError(PluginError):
 def _entry_name(n: int, e) -> str:
     if isinstance(e, dict) and e.get("id"):
         return f"entry id {e['id']!r}"
-    return f"entry #{n + 1}" + (f" ({e.get('zh') or e.get('en')})" if isinstance(e, dict) and (e.get("zh") or e.get("en")) else "")
+    name = isinstance(e, dict) and (e.get("zh") or e.get("en"))
+    return f"entry #{n + 1}" + (f" ({name})" if name else "")
 
 
 def check_entries(data) -> list[dict]:
@@ -64,21 +54,15 @@ def check_entries(data) -> list[dict]:
         where = f"docs/glossary.yml, {_entry_name(n, e)}"
         if not isinstance(e, dict):
             raise GlossaryError(f"{where}: an entry is a mapping (id, zh, en, short, section...), got {e!r}")
-        for field in REQUIRED:
-            value = e
-            for part in field.split("."):
-                value = value.get(part) if isinstance(value, dict) else None
-            if not (isinstance(value, str) and value.strip()):
-                raise GlossaryError(f"{where}: {field} is missing or empty")
-        needed = [f"metaphor.{lang}" for lang in LANGS if e.get("metaphor") or e.get("table")]
-        needed += ["formula", "attnkit"] if e.get("table") else []
-        for field in needed:
+        row = [f"metaphor.{lang}" for lang in LANGS if e.get("metaphor") or e.get("table")]
+        row += ["formula", "attnkit"] if e.get("table") else []
+        for field in [*REQUIRED, *row]:
             value = e
             for part in field.split("."):
                 value = value.get(part) if isinstance(value, dict) else None
             if not (isinstance(value, str) and value.strip()):
                 raise GlossaryError(f"{where}: {field} is missing or empty"
-                                    + (" (a concept-table row, table: true, needs it)" if e.get("table") else ""))
+                                    + (" (a concept-table row, table: true, needs it)" if e.get("table") and field in row else ""))
         if e["id"] in seen:
             raise GlossaryError(f"{where}: the id is used twice (also by entry #{seen[e['id']] + 1})")
         seen[e["id"]] = n
@@ -98,15 +82,6 @@ def entries() -> list[dict]:
     """The glossary entries, in file order (re-read when the file changes)."""
     return _load(GLOSSARY.stat().st_mtime)
 
-
-def _lang(config) -> str:
-    lang = config["theme"]["language"]
-    return lang if lang in LANGS else "zh"
-
-
-# --------------------------------------------------------------------------
-# 1. tooltips
-# --------------------------------------------------------------------------
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _SKIP = {"a", "abbr", "code", "pre", "kbd", "samp", "script", "style", "svg", "math", "button",
@@ -202,7 +177,7 @@ def on_page_content(html, page, config, files):
         return html
     # cached by content (bookbuild/bookcache.py): a pure function of the page's HTML, the
     # language, docs/glossary.yml and this file; re-matching every page cost ~1 s per build
-    lang = _lang(config)
+    lang = config["theme"]["language"]
     k = key("tooltips", 1, html, lang, sources([GLOSSARY, Path(__file__).resolve()]))
     cached = TOOLTIPS.get(k)
     if cached is not None:
@@ -212,10 +187,6 @@ def on_page_content(html, page, config, files):
     return out
 
 
-# --------------------------------------------------------------------------
-# 2 and 3. the macros
-# --------------------------------------------------------------------------
-
 LABELS = {
     "zh": {"metaphor": "比喻", "formula": "公式", "attnkit": "attnkit", "section": "详见",
            "columns": ["术语", "生活比喻", "准确含义", "公式", "attnkit", "在哪一节"]},
@@ -224,22 +195,15 @@ LABELS = {
 }
 
 
-def section_title(lang: str, docs_dir: str, target: str) -> str:
-    """The H1 of the page ``target`` ('ch3/softmax.md#...') of language ``lang``."""
-    path = Path(docs_dir) / target.split("#")[0]
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            return line[2:].strip()
-    raise ValueError(f"{path} has no H1 title")
-
-
 def _section_title_of(e: dict, lang: str, docs_dir: str) -> str:
-    """section_title() for an entry; a missing page or H1 names the entry."""
+    """The H1 of the page an entry's ``section.<lang>`` names ('ch3/softmax.md#...'); a missing
+    page or H1 names the entry."""
+    path = Path(docs_dir) / e["section"][lang].split("#")[0]
     try:
-        return section_title(lang, docs_dir, e["section"][lang])
-    except (OSError, ValueError) as error:
-        raise GlossaryError(f"docs/glossary.yml, entry id {e['id']!r}: section.{lang} "
-                            f"{e['section'][lang]!r}: {error}") from None
+        return next(line[2:].strip() for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
+    except (OSError, StopIteration) as error:
+        raise GlossaryError(f"docs/glossary.yml, entry id {e['id']!r}: section.{lang} {e['section'][lang]!r}: "
+                            f"{error if isinstance(error, OSError) else f'{path} has no H1 title'}") from None
 
 
 def _rel(target: str, page_uri: str) -> str:
@@ -256,24 +220,15 @@ def _number(title: str) -> str:
 
 def glossary_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
     """The glossary page body: one H2 per term (anchor = its id), then its definition and links."""
-    lab = LABELS[lang]
     blocks = []
     for e in sorted(entries(), key=lambda e: e[lang].lower()) if lang == "en" else entries():
+        facts = {"metaphor": e.get("metaphor") and e["metaphor"][lang],
+                 "formula": e.get("formula") and f"\\({e['formula']}\\)",
+                 "attnkit": e.get("attnkit") and f"`{e['attnkit']}`",
+                 "section": f"[{_section_title_of(e, lang, docs_dir)}]({_rel(e['section'][lang], page_uri)})"}
         lines = [f"## {e[lang]} {{#{e['id']}}}", "", e["short"][lang], ""]
-        if e.get("metaphor"):
-            lines.append(f"- **{lab['metaphor']}**：{e['metaphor'][lang]}" if lang == "zh"
-                         else f"- **{lab['metaphor']}:** {e['metaphor'][lang]}")
-        if e.get("formula"):
-            lines.append(f"- **{lab['formula']}**：\\({e['formula']}\\)" if lang == "zh"
-                         else f"- **{lab['formula']}:** \\({e['formula']}\\)")
-        if e.get("attnkit"):
-            lines.append(f"- **{lab['attnkit']}**：`{e['attnkit']}`" if lang == "zh"
-                         else f"- **{lab['attnkit']}:** `{e['attnkit']}`")
-        target = e["section"][lang]
-        title = _section_title_of(e, lang, docs_dir)
-        sep = "：" if lang == "zh" else ": "
-        bold = f"**{lab['section']}**{sep}" if lang == "zh" else f"**{lab['section']}:** "
-        lines.append(f"- {bold}[{title}]({_rel(target, page_uri)})")
+        lines += [f"- **{LABELS[lang][name]}**：{fact}" if lang == "zh" else f"- **{LABELS[lang][name]}:** {fact}"
+                  for name, fact in facts.items() if fact]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 
@@ -303,7 +258,7 @@ def register_macros(env) -> None:
     """Add ``glossary()`` and ``concept_table()`` to a mkdocs-macros environment."""
 
     def _where():
-        return _lang(env.conf), env.conf["docs_dir"], env.page.file.src_uri
+        return env.conf["theme"]["language"], env.conf["docs_dir"], env.page.file.src_uri
 
     @env.macro
     def glossary() -> str:

@@ -1,24 +1,21 @@
 """Math rendered at build time: every formula becomes KaTeX HTML (+ MathML) in the page itself.
 
 pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</span>`` and
-``<div class="arithmatex">\\[...\\]</div>`` in the HTML. This hook replaces their TeX with what
-``katex.renderToString`` makes of it (``output: htmlAndMathml``: the HTML for the eye, MathML for
-screen readers), so no page needs JavaScript to show a formula; readers load KaTeX's CSS and
-fonts only (bookbuild/vendor.py), never its script.
+``<div class="arithmatex">\\[...\\]</div>``; this hook replaces their TeX with what
+``katex.renderToString`` makes of it (``output: htmlAndMathml``: HTML for the eye, MathML for
+screen readers), so no page needs JavaScript for a formula: readers load KaTeX's CSS and fonts
+only (bookbuild/vendor.py), which :func:`cut_katex_assets` cuts to what the formulas use.
 
-* One Node process per build (bookbuild/katex_render.js, the pinned ``katex`` from node_modules),
-  started on the first formula that is not in the cache, fed one batch per page.
-* Cache: ``.cache/katex/formulas.json``, keyed by the formula's TeX, display mode, the KaTeX
-  version, the options and the renderer script; shared by both languages' builds.
-* A formula KaTeX cannot parse stops the build with the page and the formula; KaTeX's
-  strict-mode complaints (e.g. Unicode text in math mode) are build warnings (so `--strict` fails).
-* The rendered formula is left out of the search index (``data-search-exclude``): its text is
-  KaTeX's layout, not words a reader would type.
-* Its ``<math>`` is written without KaTeX's ``xmlns="http://www.w3.org/1998/Math/MathML"``: an
-  HTML parser puts ``<math>`` in the MathML namespace by itself (43 bytes of each of 2 300 formulas).
+* One Node process per build (bookbuild/katex_render.js, the pinned ``katex``), started on the
+  first formula not in ``.cache/katex/formulas.json`` (keyed by the TeX, display mode, KaTeX's
+  version, the options and the script; shared by both languages), fed one batch per page.
+* A formula KaTeX cannot parse stops the build, naming the page and the formula; KaTeX's
+  strict-mode complaints are build warnings (so `--strict` fails).
+* The rendered formula is left out of the search index (``data-search-exclude``), and its
+  ``<math>`` loses KaTeX's MathML ``xmlns``, which an HTML parser implies (43 bytes × 2 300).
 
-Runs after the other hooks' ``on_page_content`` (glossary tooltips skip math by its class) and
-before offline_pdf.py hands the page's final HTML to the print page.
+Runs after the glossary's tooltips (which skip math by its class) and before offline_pdf.py
+hands the page's HTML to the print page.
 """
 
 from __future__ import annotations
@@ -45,8 +42,7 @@ CACHE = bookcache.CACHE / "katex" / "formulas.json"   # under BOOK_CACHE when it
 OPTIONS = {"output": "htmlAndMathml"}
 
 MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
-INLINE = re.compile(r"\A\\\((.*)\\\)\Z", re.S)
-DISPLAY = re.compile(r"\A\\\[(.*)\\\]\Z", re.S)
+DELIMITED = {"span": re.compile(r"\\\((.*)\\\)", re.S), "div": re.compile(r"\\\[(.*)\\\]", re.S)}
 
 
 def katex_version() -> str:
@@ -116,10 +112,7 @@ class Renderer:
             merged = {**json.loads(CACHE.read_text(encoding="utf-8")), **self.cache}
         except (FileNotFoundError, ValueError):
             merged = self.cache
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
-        partial = CACHE.with_name(f"formulas.{os.getpid()}.json")
-        partial.write_text(json.dumps(merged, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        partial.replace(CACHE)
+        bookcache.write_atomically(CACHE, json.dumps(merged, ensure_ascii=False, sort_keys=True).encode("utf-8"))
         self.new = 0
 
     def close(self) -> None:
@@ -136,11 +129,8 @@ atexit.register(renderer.close)
 def split(element: str, body: str) -> tuple[str, bool]:
     """The TeX and display mode of one arithmatex element's (HTML-escaped) content."""
     tex = html.unescape(body).strip()
-    if element == "span":
-        found = INLINE.match(tex)
-        return (found[1] if found else tex), False
-    found = DISPLAY.match(tex)
-    return (found[1] if found else tex), True  # \begin{align}... arrives without \[ \]
+    found = DELIMITED[element].fullmatch(tex)   # \begin{align}... arrives without \[ \]
+    return (found[1] if found else tex), element == "div"
 
 
 MATHML_NAMESPACE = ' xmlns="http://www.w3.org/1998/Math/MathML"'
@@ -167,18 +157,14 @@ def on_page_content(html_, page, config, files):
 
 # ---- what readers download: KaTeX's stylesheet and fonts, cut to what the book's formulas use ----
 # Written over the copies bookbuild/vendor.py put in the site, after every page is built:
-# * katex.min.css keeps the rules an element of some page of this language can match
-#   (bookbuild/trim_and_minify.py purge: PurgeCSS, as for the notebook stylesheet); 23 -> ~8 KB.
-# * each font keeps the glyphs of the characters in the site's formulas (the text of their
-#   ``katex-html`` part: the MathML beside it, TeX source included, is for screen readers and
-#   clipped out of sight) and the equation numbers' "(0-9)" of the stylesheet (fontTools subset);
-#   a chapter's three fonts 47 -> ~17 KB. A glyph a formula uses is never dropped: every character
-#   KaTeX draws is a character of its output, and the formulas are all rendered at build time.
-# * a font family no kept rule names (KaTeX_Fraktur, KaTeX_SansSerif, ...: no formula of the book
-#   uses them) loses its @font-face rules and its fonts leave the site (:func:`unused_faces`):
-#   no reader's browser could ever fetch them (80 KB).
-# Cached in .cache/katex-assets/ under the stylesheet or font, the characters or classes, this
-# file, trim_and_minify.py, fontTools' and brotli's versions; what each page uses (page_usage), under its HTML.
+# * katex.min.css keeps the rules an element of some page of this language can match (PurgeCSS,
+#   bookbuild/trim_and_minify.py); 23 -> ~8 KB. A font family no kept rule names (KaTeX_Fraktur,
+#   ...) loses its @font-face rules and its fonts leave the site (unused_faces; 80 KB).
+# * each font keeps the glyphs of the characters in the formulas' ``katex-html`` part (the MathML
+#   beside it is for screen readers) and the equation numbers' "(0-9)" (fontTools subset); a
+#   chapter's three fonts 47 -> ~17 KB. Every character KaTeX draws is a character of its output,
+#   and every formula is rendered at build time, so no glyph a formula uses is dropped.
+# Cached in .cache/katex-assets/ (each page's usage under its HTML: page_usage).
 KATEX_SPAN = re.compile(r'<span class="katex-html"')
 SPAN_TAG = re.compile(r"<(/?)span\b")
 TAG = re.compile(r"<[^>]*>")
@@ -267,24 +253,15 @@ def subset_font(data: bytes, chars: str) -> bytes:
     """A WOFF2 font with the glyphs of ``chars`` (and what they need: composites, layout
     features, kerning); hinting, names and the original timestamps are kept."""
     import io
-    import logging
 
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
     # KaTeX's fonts carry 1970s timestamps, which fontTools reports on every cut (and keeps, as asked)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    options.name_IDs = ["*"]
-    options.name_languages = ["*"]
-    options.name_legacy = True
-    options.legacy_kern = True
-    options.notdef_outline = True
-    options.recalc_timestamp = False
-    options.ignore_missing_unicodes = True
+    options = subset.Options(flavor="woff2", layout_features=["*"], name_IDs=["*"], name_languages=["*"],
+                             name_legacy=True, legacy_kern=True, notdef_outline=True, recalc_timestamp=False,
+                             ignore_missing_unicodes=True)
     font = TTFont(io.BytesIO(data), recalcTimestamp=False)
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=chars)
@@ -295,15 +272,10 @@ def subset_font(data: bytes, chars: str) -> bytes:
     return out.getvalue()
 
 
-def _versions() -> list[str]:
-    from importlib.metadata import version
-
-    return [version(name) for name in ("fonttools", "brotli")]
-
-
 def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     """Trim the site's katex.min.css and subset its fonts (see above): {file: (bytes before, after)}."""
     import unicodedata
+    from importlib.metadata import version
 
     from . import trim_and_minify
     from .bookcache import Store, key, locked, sources
@@ -318,7 +290,7 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     # So both languages cut the fonts under one key.
     font_chars = "".join(c for c in chars if unicodedata.east_asian_width(c) not in ("W", "F"))
     salt = [sources([Path(__file__), Path(trim_and_minify.__file__), Path(trim_and_minify.__file__).with_name("trim.mjs"),
-                     trim_and_minify.ROOT / "package-lock.json"]), *_versions()]
+                     trim_and_minify.ROOT / "package-lock.json"]), version("fonttools"), version("brotli")]
     sizes = {}
     css_path = folder / "katex.min.css"
     dropped: list[str] = []

@@ -1,36 +1,24 @@
 """Lab notebooks (docs/<lang>/chN/lab-*.py, jupytext percent format, rendered by mkdocs-jupyter).
 
-* Writes ``lab-*.ipynb`` next to each rendered lab page, so readers can download a notebook
-  (mkdocs-jupyter's own download button offers the ``.py`` source).
-* Gives every image a notebook draws its alt text: nbconvert writes "No description has been
-  provided for this image" on each (and warns that alt text is missing: filtered, see
-  :class:`_NoAltWarning`); the lab source gives the real ones, in order, as the metadata of the
-  cell that draws them (``# %% alt=["first image", "second image"]``).
-* Names a drawing that is one of the book's figures (a cell that shows ``render_svg(id, lang)``)
-  by its file, ``figures/<id>.svg``, which the site serves anyway, instead of writing it into
-  the page again (nbconvert writes each drawing as base64, 4/3 of its bytes: 0.24 MB for the two
-  languages' ch4 lab). A drawing the lab makes itself stays in the page.
-* Numbers the notebook cells' ids (jupytext draws random ones), so pages are the same bytes
-  whether the notebook was executed now or came from the cache.
-* Removes the mermaid loader that nbconvert's template puts on every notebook page: it would
-  import mermaid from a CDN if a notebook ever held a diagram, and the book loads nothing from
-  outside the site.
-* Speaks the book's language on each cell's copy button: mkdocs-jupyter's template names it
-  "Copy to Clipboard" and says "Copied!" in every book (and writes a stray comma attribute); the
-  button gets the words Material's own copy buttons use in that language.
-* Runs the labs' kernels the book's way and keys their cache (:func:`on_config`): see below.
+On each lab page: the headings get the anchors its table of contents links to; every image gets
+the alt text the lab source gives, in order, as the metadata of the cell that draws it
+(``# %% alt=["first", "second"]``), in place of nbconvert's placeholder; a drawing that is one of
+the book's figures is named by its file, ``figures/<id>.svg``, instead of being written into the
+page again as base64 (0.24 MB for the two languages' ch4 lab); the cells' ids are numbered
+(jupytext draws random ones), so an executed and a cached notebook give the same bytes; the cells'
+copy buttons speak the book's language; and the mermaid loader nbconvert's template adds is
+removed (it would import mermaid from a CDN). After the build, ``lab-*.ipynb`` is written next to
+each lab page for download (mkdocs-jupyter's own button offers the ``.py``).
 
-**How the kernels run, and the notebook cache.** mkdocs-jupyter executes each lab and caches it
-under the notebook's bytes only, and evicts every entry the current build did not use. So each
-language gets a cache folder of its own (mkdocs-jupyter's ``cache_dir`` option), named by
-everything else the output depends on: ``.cache/notebooks/<lang>/<key>/``, key = attnkit's sources
-the labs can run (:func:`labs_digest`: what their code imports, followed through attnkit, and the
-module of each figure a lab draws by its id: editing a chapter 3 figure does not re-execute the labs), the environment, nbconvert's settings and the
-versions of nbconvert, nbclient, ipykernel, jupytext and mkdocs-jupyter. :func:`configure` writes
-those settings under the cache folder, every build: an IPython startup file that memoizes
-bookcache.MEMOIZED in each kernel (a training run that a figure, a listing and a lab all show is
-computed once), and nbconvert's config (a cell's printed lines are one output; a contributor's own
-~/.jupyter is not read).
+**The kernels and the notebook cache.** mkdocs-jupyter caches each executed lab under the
+notebook's bytes only, and evicts every entry the build did not use. So each language gets a
+cache folder of its own, ``.cache/notebooks/<lang>/<key>/``, keyed by everything else the output
+depends on: the part of attnkit the labs can run (:func:`labs_digest`), the environment,
+nbconvert's settings and the versions of nbconvert, nbclient, ipykernel, jupytext and
+mkdocs-jupyter. :func:`configure` writes those settings, every build: an IPython startup file
+that memoizes bookcache.MEMOIZED in each kernel (a training run that a figure, a listing and a
+lab all show is computed once), and nbconvert's config (a cell's printed lines are one output; a
+contributor's own ~/.jupyter is not read).
 """
 
 from __future__ import annotations
@@ -38,6 +26,7 @@ from __future__ import annotations
 import base64
 import functools
 import html
+import itertools
 import logging
 import posixpath
 import re
@@ -58,23 +47,12 @@ MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOM
 NO_ALT = 'alt="No description has been provided for this image"'
 
 
-class _NoAltWarning(logging.Filter):
-    """Drops nbconvert's "Alternative text is missing on N image(s)." and nothing else.
-
-    It cannot be fixed where the images are made: mkdocs-jupyter renders with its own template
-    (mkdocs_html/notebook.html.j2, no setting to change it), whose image blocks (nbconvert's lab
-    template, data_png / data_svg) write ``<img>`` without any alt attribute, whatever the output's
-    metadata says. nbconvert then gives each image the placeholder above and logs this warning on
-    every execution. :func:`add_alt_texts` replaces every placeholder with the lab's own alt text
-    and fails the build when their numbers differ, so the warning only ever reports what this
-    hook repairs; printed on each build and reload, it taught contributors to ignore warnings."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Alternative text is missing on ")
-
-
-# nbconvert logs through traitlets' logger (no traitlets Application runs in a MkDocs build)
-logging.getLogger("traitlets").addFilter(_NoAltWarning())
+# nbconvert logs "Alternative text is missing on N image(s)." on every execution: mkdocs-jupyter's
+# template writes <img> without alt, whatever the output's metadata says, and nbconvert puts the
+# placeholder above in. add_alt_texts replaces every placeholder (and fails the build when the
+# numbers differ), so the warning only reports what this hook repairs; printed on every build, it
+# taught contributors to ignore warnings. (nbconvert logs through traitlets' logger.)
+logging.getLogger("traitlets").addFilter(lambda record: not str(record.msg).startswith("Alternative text is missing on "))
 
 
 def alt_texts(src: Path) -> list[str]:
@@ -84,6 +62,7 @@ def alt_texts(src: Path) -> list[str]:
 
 
 def add_alt_texts(output: str, alts: list[str], where: str) -> str:
+    """``output`` with each placeholder alt text replaced by the next of ``alts``."""
     found = output.count(NO_ALT)
     if found != len(alts):
         raise RuntimeError(f"{where}: {found} images without alt text but {len(alts)} alt texts in the cells' "
@@ -135,7 +114,7 @@ CELL_ID = re.compile(r'id="cell-id=[^"]*"')
 def fixed_cell_ids(html: str) -> str:
     """jupytext gives each cell a random id, which nbconvert writes as ``id="cell-id=…"``: number
     them instead, so that a notebook executed afresh gives the same page as a cached one."""
-    count = iter(range(1_000_000))
+    count = itertools.count()
     return CELL_ID.sub(lambda m: f'id="cell-id=cell-{next(count)}"', html)
 
 
@@ -185,7 +164,11 @@ def heading_ids(html: str, ids: list[str]) -> str:
     if len(found) != len(ids):
         return html            # a table of contents of other depth: leave the page as nbconvert wrote it
     names = iter(ids)
-    return HEADING.sub(lambda m: (lambda i: f'<h{m["level"]} id="{i}">{m["text"]}<a class="anchor-link" href="#{i}">')(next(names)), html)
+
+    def anchored(m: re.Match) -> str:
+        i = next(names)
+        return f'<h{m["level"]} id="{i}">{m["text"]}<a class="anchor-link" href="#{i}">'
+    return HEADING.sub(anchored, html)
 
 
 KERNEL_STARTUP = """\

@@ -131,19 +131,13 @@ def memoized(value):
 
 
 def define_env(env):
-    # glossary() and concept_table(), generated from docs/glossary.yml by bookbuild/glossary.py;
-    # exercise() and exercise_progress(), the coding exercises of exercises/ (bookbuild/exercise_pages.py);
-    # objectives(), the chapters' times and the teacher's links (bookbuild/course.py); the slides'
-    # figure() and deck parts (bookbuild/slides.py)
-    from .course import register_macros as register_course_macros
-    from .exercise_pages import register_macros as register_exercise_macros
-    from .glossary import register_macros
-    from .slides import register_macros as register_slide_macros
+    # glossary() and concept_table() (bookbuild/glossary.py); exercise() and exercise_progress()
+    # (exercise_pages.py); objectives(), the chapters' times and the teacher's links (course.py);
+    # the slides' figure() and deck parts (slides.py)
+    from . import course, exercise_pages, glossary, slides
 
-    register_macros(env)
-    register_exercise_macros(env)
-    register_course_macros(env)
-    register_slide_macros(env)
+    for module in (glossary, exercise_pages, course, slides):
+        module.register_macros(env)
 
     env.variables["np"] = np
     env.variables["attnkit"] = Memoized(attnkit)

@@ -1,25 +1,17 @@
 """Build glue for the playground page (playground.md): Python in the reader's browser, offline.
 
-Adds to the site, at build time and never from a CDN:
+Adds to the site, never from a CDN: ``assets/pyodide/``, the Pyodide core and the official numpy
+wheel (fetched by tools/vendor_pyodide.py, checked again here against tools/pyodide-manifest.json,
+with a ``pyodide-lock.json`` that lists only what the site serves: :func:`served_lock`);
+``assets/playground/attnkit.zip`` (attnkit without its figures, which need matplotlib, and the
+coding exercises); ``assets/playground/editor.js`` (CodeMirror, bundled with esbuild, cached);
+the helper module inside Pyodide (``playground.py``); and ``presets.json``, every listing of
+snippets/ as this language's book shows it. Pyodide, attnkit.zip and the editor are only in the
+Chinese book: the English book (``<zh root>/en/``) gets a worker.js and an app.js that load them
+from there (:data:`FROM_EN`; tools/serve.py serves them when only the English book is served).
 
-* ``assets/pyodide/``: the Pyodide core and the official numpy wheel, fetched and cached by
-  tools/vendor_pyodide.py and checked here again against tools/pyodide-manifest.json; its
-  ``pyodide-lock.json`` lists only the packages the site serves (:func:`served_lock`). Only the
-  Chinese book carries them; the English book (``<zh root>/en/``) gets a worker.js that loads
-  them from there (17 MB stored and cached once, wherever the site is served from);
-* ``assets/playground/attnkit.zip``: attnkit as it is in this repository (without the figure
-  module, which needs matplotlib), and the coding exercises of exercises/; only the Chinese
-  book carries it and the editor (below), the same bytes in both books: the English book's
-  worker.js and app.js load them from there (:data:`FROM_EN`; ``make serve LANG=en`` serves
-  them, tools/serve.py);
-* ``assets/playground/playground.py``: the helper module inside Pyodide (``show()``, the runner);
-* ``assets/playground/presets.json``: every listing in snippets/ as this language's book shows it
-  (the playground's presets; ``[zh]``/``[en]`` lines filtered by tools/listings.py);
-* ``assets/playground/editor.js``: CodeMirror, bundled from node_modules with esbuild, cached in
-  .cache/playground/ under the bytes of tools/playground_editor.js and package-lock.json.
-
-It also puts a "run this in the browser" link under every listing fence of every page.
-A missing or altered file stops the build with a message that says which file and how to fix it.
+It also puts "edit / run / download" links under every listing fence of every page. A missing
+or altered file stops the build with a message that says which file and how to fix it.
 """
 
 from __future__ import annotations
@@ -44,21 +36,14 @@ ASSETS = ROOT / "overrides" / "assets" / "playground"
 EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 PLAYGROUND_PAGE = "playground.md"
-WORKER = ASSETS / "worker.js"
-PYODIDE_LINE = 'const PYODIDE = "../pyodide/";'
-# From <en root>/assets/playground/worker.js to <zh root>/assets/pyodide/ (the English book is at <zh root>/en/).
-PYODIDE_FROM_EN = "../../../assets/pyodide/"
-APP = ASSETS / "app.js"
-# The lines of the playground's scripts that name where the files both books share are, and what
-# the English book's copy says instead: from its worker.js, the Chinese book's assets/playground/;
-# from its root (app.js's), the Chinese book's root.
-ATTNKIT_LINE = 'const ATTNKIT = "./";'
-ATTNKIT_FROM_EN = "../../../assets/playground/"
-EDITOR_LINE = 'const EDITOR_ROOT = "./";'
-EDITOR_FROM_EN = "../"
+# The lines of the playground's scripts that say where the files only the Chinese book carries
+# are, and what the English book's copy says instead (from its worker.js, the Chinese book's
+# assets/; from its root, app.js's, the Chinese book's root).
+FOR_EN = {"worker.js": {'const PYODIDE = "../pyodide/";': 'const PYODIDE = "../../../assets/pyodide/";',
+                        'const ATTNKIT = "./";': 'const ATTNKIT = "../../../assets/playground/";'},
+          "app.js": {'const EDITOR_ROOT = "./";': 'const EDITOR_ROOT = "../";'}}
 # The files only the Chinese book carries, which the English book loads from it: their paths from
-# a book's root, and how the Chinese book makes their bytes. tools/serve.py serves them
-# (:func:`shared_file`) when only the English book is served.
+# a book's root, and how the Chinese book makes their bytes (:func:`shared_file`).
 FROM_EN = {"assets/playground/editor.js": lambda: editor_bundle().read_bytes(),
            "assets/playground/attnkit.zip": lambda: attnkit_zip()}
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
@@ -136,25 +121,15 @@ def attnkit_zip() -> bytes:
     return buffer.getvalue()
 
 
-def _rewrite(script: Path, lines: dict[str, str]) -> str:
-    """``script``'s text with each of ``lines`` (each in it exactly once) replaced."""
-    source = script.read_text(encoding="utf-8")
-    for line, replacement in lines.items():
+def for_english(script: str) -> str:
+    """``script`` (a file of overrides/assets/playground/) as the English book serves it: each
+    line of :data:`FOR_EN` (each in it exactly once) replaced."""
+    source = (ASSETS / script).read_text(encoding="utf-8")
+    for line, replacement in FOR_EN[script].items():
         if source.count(line) != 1:
-            raise PluginError(f"playground: {script.relative_to(ROOT)} must contain the line {line!r} once")
+            raise PluginError(f"playground: {(ASSETS / script).relative_to(ROOT)} must contain the line {line!r} once")
         source = source.replace(line, replacement)
     return source
-
-
-def english_worker() -> str:
-    """worker.js for the English book: Pyodide and attnkit.zip from the Chinese book's copy."""
-    return _rewrite(WORKER, {PYODIDE_LINE: f'const PYODIDE = "{PYODIDE_FROM_EN}";',
-                             ATTNKIT_LINE: f'const ATTNKIT = "{ATTNKIT_FROM_EN}";'})
-
-
-def english_app() -> str:
-    """app.js for the English book: the editor from the Chinese book's copy."""
-    return _rewrite(APP, {EDITOR_LINE: f'const EDITOR_ROOT = "{EDITOR_FROM_EN}";'})
 
 
 def shared_scripts() -> list[str]:
@@ -203,11 +178,11 @@ def on_files(files, config):
                 add(f"assets/pyodide/{name}", content=served_lock(path.read_text(encoding="utf-8"), set(pyodide)))
             else:
                 add(f"assets/pyodide/{name}", abs_src_path=str(path))
-        add("assets/playground/editor.js", abs_src_path=str(editor_bundle()))
-        add("assets/playground/attnkit.zip", content=attnkit_zip())
+        for site_path, make in FROM_EN.items():
+            add(site_path, content=make())
     else:
-        add("assets/playground/worker.js", content=english_worker())
-        add("assets/playground/app.js", content=english_app())
+        for script in FOR_EN:
+            add(f"assets/playground/{script}", content=for_english(script))
     add("assets/playground/playground.py", abs_src_path=str(ASSETS / "playground.py"))  # show() and the runner
     add("assets/playground/presets.json", content=presets(config.theme["language"]))
     try:

@@ -34,8 +34,6 @@ LABELS = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))   # each widget
 
 PE_POSITIONS, PE_D_MODEL = 50, 16          # the positional-encoding explorer's table
 DIVISORS = np.geomspace(0.25, 8.0, 31)     # the four-steps slider: scores are divided by these
-
-
 SHOWN = range(5)      # a widget shows a value with 0-4 decimals (num), or 100x with 1 (pct: 3 decimals)
 DECIMALS = 6          # ...so the JSON carries 6: 0.10414233427452604 -> 0.104142 (a third of the bytes)
 
@@ -68,30 +66,18 @@ def _list(a) -> list:
     return [_list(row) for row in values] if values.ndim > 1 else [_rounded(float(x)) for x in values]
 
 
-def _exact(a) -> list:
-    """An array as JSON lists with every digit: what JavaScript computes from (the toy's rules)."""
-    return np.asarray(a, dtype=float).tolist()
-
-
-def sentence_data(sentence_id: str, lang: str) -> dict:
-    """One tour sentence: tokens, and each step's weights (n, n) and output (n, d_model)."""
-    r, focus, step = tour_sentence(sentence_id, lang)
-    return {
-        "id": sentence_id, "text": TOUR_SENTENCES[sentence_id].text[lang], "tokens": r.tokens,
-        "known": r.known, "focus": focus, "step": step,
-        "steps": [{"weights": _list(s.weights), "out": _list(s.out)} for s in r.steps],
-    }
-
-
-def example_data(key: str) -> dict:
-    """One of attnkit.toy.SENTENCES (in its own language), in the same form as sentence_data."""
-    example = toy.SENTENCES[key]
-    r = toy.attend(example.text, example.lang)
-    return {
-        "id": key, "text": example.text, "tokens": r.tokens, "known": r.known,
-        "focus": r.index(example.focus), "step": example.step,
-        "steps": [{"weights": _list(s.weights), "out": _list(s.out)} for s in r.steps],
-    }
+def sentence_data(sid: str, lang: str) -> dict:
+    """A tour sentence, or one of attnkit.toy.SENTENCES (in its own language): tokens, and each
+    step's weights (n, n) and output (n, d_model)."""
+    if sid in TOUR_SENTENCES:
+        r, focus, step = tour_sentence(sid, lang)
+        text = TOUR_SENTENCES[sid].text[lang]
+    else:
+        example = toy.SENTENCES[sid]
+        r = toy.attend(example.text, example.lang)
+        text, focus, step = example.text, r.index(example.focus), example.step
+    return {"id": sid, "text": text, "tokens": r.tokens, "known": r.known, "focus": focus, "step": step,
+            "steps": [{"weights": _list(s.weights), "out": _list(s.out)} for s in r.steps]}
 
 
 def toy_data(lang: str) -> dict:
@@ -102,12 +88,13 @@ def toy_data(lang: str) -> dict:
         "feature_names": toy.FEATURE_NAMES[lang],
         "lexicon": {word: [toy.FEATURES.index(f) for f in feats] for word, feats in toy.LEXICON[lang].items()},
         "max_tokens": toy.MAX_TOKENS,
-        "steps": [{"w_q": _exact(w_q), "w_k": _exact(w_k), "w_v": _exact(w_v)} for w_q, w_k, w_v in toy.STEPS.values()],
-        # the tour's examples (same ids in both languages), then the toy's own named sentences
-        "sentences": {
-            **{key: example_data(key) for key, e in toy.SENTENCES.items() if e.lang == lang and key not in TOUR_SENTENCES},
-            **{sid: sentence_data(sid, lang) for sid in TOUR_SENTENCES},
-        },
+        # every digit: what JavaScript computes from
+        "steps": [{name: np.asarray(w, dtype=float).tolist() for name, w in zip(("w_q", "w_k", "w_v"), ws)}
+                  for ws in toy.STEPS.values()],
+        # the toy's own named sentences, then the tour's (same ids in both languages)
+        "sentences": {sid: sentence_data(sid, lang) for sid in
+                      [k for k, e in toy.SENTENCES.items() if e.lang == lang and k not in TOUR_SENTENCES]
+                      + list(TOUR_SENTENCES)},
     }
 
 
@@ -154,15 +141,15 @@ def positions_data(lang: str) -> dict:
     return {"d_model": PE_D_MODEL, "pe": _list(pe), "sim": _list(sim), "dims": dims}
 
 
+def _live_code(module: str, name: str, reset: str) -> dict:
+    """What a widget runs in the playground's worker (Pyodide + attnkit) to train live, through its
+    "run" interface; the widget fills in the {braces}, and playground._emit sends each state back."""
+    emit = f"import playground\nfrom attnkit import {module}\nplayground._emit('{name}', {module}.live_%s)\n"
+    return {"reset": emit % f"reset({reset})", "run": emit % "run({k})"}
+
+
 # ---- chapter 8: train the tiny GPT in the browser (overrides/assets/widgets/train-gpt.js) ----
-# What the widget runs in the playground's worker (Pyodide + attnkit), through its "run" interface;
-# {seed}, {lr}, {example}, {k} are filled in by the widget. playground._emit sends the state back.
-GPT_CODE = {
-    "reset": "import playground\nfrom attnkit import live_training\n"
-             "playground._emit('gpt', live_training.live_reset(seed={seed}, lr={lr}, example={example}))\n",
-    "run": "import playground\nfrom attnkit import live_training\n"
-           "playground._emit('gpt', live_training.live_run({k}))\n",
-}
+GPT_CODE = _live_code("live_training", "gpt", "seed={seed}, lr={lr}, example={example}")
 GPT_LABELS = LABELS["train-gpt"]
 
 
@@ -272,14 +259,7 @@ def kv_calculator_data(lang: str) -> dict:
 
 
 # ---- chapter 11: replay the build's run, or train it live (overrides/assets/widgets/induction-replay.js) ----
-# What the widget runs in the playground's worker (Pyodide + attnkit) to train live; {seed} and {k}
-# are filled in by the widget. playground._emit sends each state back.
-INDUCTION_CODE = {
-    "reset": "import playground\nfrom attnkit import induction\n"
-             "playground._emit('induction', induction.live_reset(seed={seed}))\n",
-    "run": "import playground\nfrom attnkit import induction\n"
-           "playground._emit('induction', induction.live_run({k}))\n",
-}
+INDUCTION_CODE = _live_code("induction", "induction", "seed={seed}")
 REPLAY_TOLERANCE = 1e-9     # a live loss this close to the build's counts as the same number
 REPLAY_LABELS = LABELS["induction-replay"]
 
@@ -299,7 +279,7 @@ def induction_replay_data(lang: str) -> dict:
     layers, heads = c["n_layers"], c["n_heads"]
     names = [(f"第 {l + 1} 层 · 头 {h + 1}" if lang == "zh" else f"layer {l + 1} · head {h + 1}")
              for l in range(layers) for h in range(heads)]
-    labels = {k: v for k, v in REPLAY_LABELS[lang].items()}
+    labels = dict(REPLAY_LABELS[lang])
     labels["intro"] = labels["intro"].replace("{seed}", str(c["seed"])).replace("{every}", str(c["every"]))
     labels["same"] = labels["same"].replace("{tol}", _book_power(REPLAY_TOLERANCE))
     return {
@@ -350,27 +330,16 @@ BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "position
             "sample-text": sample_text_data}
 
 
-def _inputs_beyond_attnkit(name: str, lang: str):
-    """What else a widget's data depends on: for the exercises, exercise_pages.inputs."""
-    return exercise_inputs(lang) if name == "exercises" else ()
-
-
-def widget_data(name: str, lang: str) -> dict:
-    return BUILDERS[name](lang)
-
-
-# Each widget's data is cached in .cache/widgets/ (bookbuild/bookcache.py) under this file, attnkit
-# without its figures, the environment, the widget and the language (the tiny GPT is not retrained
-# per build), and the model of 12.5 as float32 weights beside it. The data step computes them.
-BINARY = "sample-text.bin"
+BINARY = "sample-text.bin"     # the model of 12.5 as float32 weights, beside the JSON files
 # The widgets whose data trains a model (chapters 12, 8 and 11): the data step starts them first.
 TRAINED = ("sample-text.json", "train-gpt.json", "induction-replay.json")
 
 
 def cache_paths(lang: str) -> dict[str, Path]:
-    """{file name under data/widgets/: where it is cached in ``lang``}. The key: the widget, the
-    language, this file, the words, the part of attnkit this file can run (bookcache.digest_for;
-    for the exercises, also what the exercise files run, and bookbuild/exercise_pages.inputs)."""
+    """{file name under data/widgets/: where the data step caches it in ``lang``} (.cache/widgets/).
+    The key: the widget, the language, this file, the words, the part of attnkit this file can run
+    (bookcache.digest_for; for the exercises, also what the exercise files run, and
+    bookbuild/exercise_pages.inputs)."""
     from .exercise_pages import EXERCISES
 
     here = sources([Path(__file__), LABELS_FILE])
@@ -378,7 +347,8 @@ def cache_paths(lang: str) -> dict[str, Path]:
     paths = {}
     for name in BUILDERS:
         run = digest_for([Path(__file__), *sorted(EXERCISES.glob("ch*/*.py"))]) if name == "exercises" else runs
-        k = key("widget", 2, name, lang, here, run, environment(), *_inputs_beyond_attnkit(name, lang))
+        k = key("widget", 2, name, lang, here, run, environment(),
+                *(exercise_inputs(lang) if name == "exercises" else ()))
         paths[f"{name}.json"] = Store("widgets", ".json").path(k)
     paths[BINARY] = Store("widgets", ".bin").path(key("widget-bin", 2, "sample-text", lang, here, runs, environment()))
     return paths
@@ -388,50 +358,7 @@ def compute(name: str, lang: str) -> bytes:
     """The bytes of data/widgets/``name`` in ``lang`` (a JSON file, or the sampling model's weights)."""
     if name == BINARY:
         return sample_weights(lang)
-    return json.dumps(BUILDERS[name.removesuffix(".json")](lang), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-# A widget that shows one item of a collection fetches that item alone (a first visit to 3.3 fetched
-# every exercise, 38 KB, for one): the build also writes each item as data/widgets/<name>/<id>.json.
-# {name: (the collection's key, the keys every item's file repeats)}. toy.json itself is written
-# without its sentences (the rules the reader's own sentence needs, 2 KB instead of 31), steps.json
-# as the list of its examples (each example's id and label: the widget fetches an example when it
-# is shown), and each example's slider positions (its grid, 10 KB) in a file of their own,
-# <id>.grid.json, which the widget fetches when a step that uses the divisor is first shown (the
-# tour opens on the scores); exercises.json stays whole beside its items (chapter lists read it).
-PARTS = {"toy": ("sentences", ()), "exercises": ("exercises", ("labels", "timeout", "graded")), "steps": ("examples", ())}
-
-
-def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
-    """The file ``name`` as the site serves it and its items' files {id: JSON}, from its data.
-
-    >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
-    ...                                    "questions": {"y": {"v": 3}}})
-    >>> items
-    {'x': {'item': {'t': 2}}, 'shared': {'labels': {'a': 1}, 'timeout': 5}, 'question-y': {'item': {'v': 3}}}
-    >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
-    {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
-    """
-    key, shared = PARTS[name]
-    collection = data[key]
-    items = collection.items() if isinstance(collection, dict) else ((item["id"], item) for item in collection)
-    files = {k: {"item": item} for k, item in items}
-    if shared:                # what every item shows (labels, limits), once: <name>/shared.json
-        files["shared"] = {s: data[s] for s in shared if s in data}
-    if name == "exercises":   # a checked question's own file too (question.js), named apart from the exercises
-        files.update({f"question-{k}": {"item": q} for k, q in data.get("questions", {}).items()})
-    if name == "steps":
-        for k in list(files):
-            item = files[k]["item"]
-            files[k] = {"item": {**{f: v for f, v in item.items() if f != "grid"}, "grid_size": len(item["grid"])}}
-            files[f"{k}.grid"] = {"grid": item["grid"]}
-    if name == "toy":
-        whole = {k: v for k, v in data.items() if k != key}
-    elif name == "steps":
-        whole = {key: [{"id": item["id"], "label": item["label"]} for item in collection]}
-    else:
-        whole = data
-    return whole, files
+    return _json(BUILDERS[name.removesuffix(".json")](lang))
 
 
 def _to_shown(values, decimals: int = 4):
@@ -443,17 +370,46 @@ def _to_shown(values, decimals: int = 4):
     return r if all(f"{r:.{d}f}" == f"{values:.{d}f}" for d in (0, decimals)) else values
 
 
-def served(name: str, data: dict) -> dict:
-    """``data`` as the site serves it: the positions' dot products (a symmetric matrix, 25 KB of a
-    29 KB file) as their upper triangle, row i from column i on (positions.js fills in the rest),
-    and its numbers with the 4 decimals the widget prints (18 -> 14 KB).
+# The files the site serves otherwise than the data step wrote them (see parts)
+PARTS = ("positions", "toy", "steps", "exercises")
 
-    >>> served("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})
+
+def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
+    """The file ``name`` as the site serves it, and its items' files {id: JSON}, written as
+    data/widgets/<name>/<id>.json: a widget that shows one item fetches that item alone (a first
+    visit to 3.3 fetched every exercise, 38 KB, for one). toy.json keeps the rules the reader's own
+    sentence needs (2 KB instead of 31); steps.json lists each example's id and label, and each
+    example's slider positions (its grid, 10 KB) are a file of their own, <id>.grid.json, fetched
+    when a step that uses the divisor is first shown; exercises.json stays whole (chapter lists read
+    it), and what every exercise shows is written once, as shared.json, beside a file per checked
+    question. The positions' dot products (a symmetric matrix, 25 KB of a 29 KB file) are served
+    as their upper triangle, row i from column i on (positions.js fills in the rest), with the 4
+    decimals the widget prints (18 -> 14 KB).
+
+    >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
+    ...                                    "questions": {"y": {"v": 3}}})
+    >>> items
+    {'x': {'item': {'t': 2}}, 'shared': {'labels': {'a': 1}, 'timeout': 5}, 'question-y': {'item': {'v': 3}}}
+    >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
+    {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
+    >>> parts("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})[0]
     {'sim': [[1.0, 2.1235], [3.0]], 'pe': [[7.49996, 0.8415]]}
     """
     if name == "positions":
-        return {**data, "sim": _to_shown([row[i:] for i, row in enumerate(data["sim"])]), "pe": _to_shown(data["pe"])}
-    return data
+        return {**data, "sim": _to_shown([row[i:] for i, row in enumerate(data["sim"])]), "pe": _to_shown(data["pe"])}, {}
+    if name == "toy":
+        return ({k: v for k, v in data.items() if k != "sentences"},
+                {k: {"item": item} for k, item in data["sentences"].items()})
+    if name == "steps":
+        examples = data["examples"]
+        files = {e["id"]: {"item": {**{f: v for f, v in e.items() if f != "grid"}, "grid_size": len(e["grid"])}}
+                 for e in examples}
+        files.update({f"{e['id']}.grid": {"grid": e["grid"]} for e in examples})
+        return {"examples": [{"id": e["id"], "label": e["label"]} for e in examples]}, files
+    files = {k: {"item": item} for k, item in data["exercises"].items()}
+    files["shared"] = {s: data[s] for s in ("labels", "timeout", "graded") if s in data}
+    files.update({f"question-{k}": {"item": q} for k, q in data.get("questions", {}).items()})
+    return data, files
 
 
 def _json(value) -> bytes:
@@ -471,8 +427,6 @@ def on_files(files, config):
     for name, path in paths.items():
         content = path.read_bytes()
         stem = name.removesuffix(".json")
-        if stem == "positions":
-            content = _json(served(stem, json.loads(content)))
         if stem in PARTS:
             whole, items = parts(stem, json.loads(content))
             content = _json(whole)
