@@ -2,25 +2,21 @@
 
     python tools/pdf.py [--site site] [--lang zh en] [--edition student key]
 
-Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
-in Debian's headless Chromium (Playwright), and writes for each language (names in
-bookbuild/offline_pdf.py):
+Prints site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin, in
+headless Chromium (bookbuild/browser.py) into site/pdf/ (names: bookbuild/offline_pdf.py):
 
-* the student edition, site/pdf/seeing-attention-<lang>.pdf: the book, with no reference
-  solution and no answer; each coding exercise prints as a worksheet (the task, the starting
-  code, ruled room to write) and each question with a few ruled lines under it;
-* the teacher's key, site/pdf/seeing-attention-<lang>-key.pdf: for every page that has them,
-  its questions with their answers and its exercises (the task, the starting code, a reference
-  solution), with its own contents.
+* the student edition: the book with no answer and no reference solution; each coding exercise
+  prints as a worksheet (the task, the starting code, ruled room to write), each question with a
+  few ruled lines under it;
+* the teacher's key: for every page that has them, its questions with their answers and its
+  exercises with a reference solution, with its own contents.
 
-Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py),
-waits until every formula is KaTeX markup (rendered at build time), every figure has loaded and
-the fonts are ready, opens every folded answer, and checks that nothing was requested from
-outside the site. Chinese is drawn with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py),
-so every font in the PDF is a named, embedded font (Chromium writes CFF fonts as Type 3). The
-table of contents gets page numbers in two passes: print, read where each contents link lands in
-the PDF, write the numbers in, print again (and check them). qpdf then packs the PDF's objects
-into compressed object streams (the tags for screen readers were a third of its bytes).
+Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py), waits
+for the formulas, figures and fonts, opens every folded answer and checks that nothing was asked
+from outside the site. Chinese is drawn with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py:
+Chromium writes CFF fonts as Type 3). The contents get page numbers in passes: print, read where
+each contents link lands, write the numbers in, print again until they settle. qpdf then packs the
+PDF's objects into compressed object streams (the tags for screen readers were a third of its bytes).
 """
 
 from __future__ import annotations
@@ -28,30 +24,26 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.browser import launch, serve_site  # noqa: E402
 from bookbuild import pdf_fonts  # noqa: E402
-from bookbuild.offline_pdf import PDF_CSS, pdf_name  # noqa: E402  (the build names the files)
+from bookbuild.browser import launch, serve_site  # noqa: E402
+from bookbuild.offline_pdf import pdf_name  # noqa: E402  (the build names the files)
+from bookbuild.publish import public_prefix  # noqa: E402
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 EDITIONS = ("student", "key")
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}
 KEY_HEAD = {"zh": "看见注意力 · 教师答案册", "en": "Seeing Attention · Teacher's key"}
-# The worksheet's words (the student edition).
-WORKSHEET = {
-    "zh": {"code": "你的代码：", "answer": "你的回答："},
-    "en": {"code": "Your code:", "answer": "Your answer:"},
-}
+WORKSHEET = {"zh": {"code": "你的代码：", "answer": "你的回答："}, "en": {"code": "Your code:", "answer": "Your answer:"}}
 
 # The student edition: no answer, no reference solution. A folded question keeps its question
 # (the summary) and gets ruled lines; an exercise's printed form (bookbuild/exercise_pages.py: the
@@ -236,6 +228,12 @@ SET_NUMBERS = """(numbers) => {
 }"""
 
 
+def _reader(pdf):
+    from pypdf import PdfReader
+
+    return PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+
+
 def _dest_name(value) -> str:
     """'/ch3-softmax' or '/index-%E5%B0%8F' (a PDF name) -> 'ch3-softmax', 'index-小'."""
     return unquote(str(value).removeprefix("/"))
@@ -246,9 +244,7 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
 
     Returns ({anchor: 1-based page}, [(page of the link, anchor, page it leads to or None)]).
     """
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    reader = _reader(pdf)
     named = {_dest_name(name): reader.get_destination_page_number(dest) + 1
              for name, dest in reader.named_destinations.items()}
     links = []
@@ -257,8 +253,7 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
             annot = annot.get_object()
             if annot.get("/Subtype") != "/Link":
                 continue
-            dest = annot.get("/Dest")
-            action = annot.get("/A")
+            dest, action = annot.get("/Dest"), annot.get("/A")
             if dest is None and action is not None and action.get("/S") == "/GoTo":
                 dest = action.get("/D")
             if dest is not None and not isinstance(dest, list):
@@ -268,18 +263,13 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
 
 def long_names(pdf) -> list[str]:
     """The named destinations of a PDF whose names are longer than a PDF name may be (MAX_NAME bytes)."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
-    return [name for name in reader.named_destinations if len(str(name).removeprefix("/").encode()) > MAX_NAME]
+    return [name for name in _reader(pdf).named_destinations if len(str(name).removeprefix("/").encode()) > MAX_NAME]
 
 
-def type3_fonts(pdf: Path) -> list[str]:
+def type3_fonts(pdf) -> list[str]:
     """The Type 3 fonts of a PDF (each glyph a drawing: what Chromium makes of a CFF font), by page."""
-    from pypdf import PdfReader
-
     found = []
-    for number, page in enumerate(PdfReader(pdf).pages, 1):
+    for number, page in enumerate(_reader(pdf).pages, 1):
         fonts = (page.get("/Resources") or {}).get("/Font") or {}
         found += [f"page {number}: {name}" for name, font in fonts.items() if font.get_object().get("/Subtype") == "/Type3"]
     return found
@@ -288,13 +278,12 @@ def type3_fonts(pdf: Path) -> list[str]:
 def pack(pdf: bytes) -> bytes:
     """The same PDF with its objects in compressed object streams and every stream recompressed
     (qpdf, lossless): Chromium writes each of ~32 000 tags for screen readers as a plain object."""
-    qpdf = shutil.which("qpdf")
-    if qpdf is None:
+    if shutil.which("qpdf") is None:
         raise SystemExit("tools/pdf.py needs qpdf: install Debian's qpdf package (make setup does it).")
     with tempfile.TemporaryDirectory() as tmp:
         raw, packed = Path(tmp) / "raw.pdf", Path(tmp) / "packed.pdf"
         raw.write_bytes(pdf)
-        subprocess.run([qpdf, "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
+        subprocess.run(["qpdf", "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
                         "--compression-level=9", "--deterministic-id", str(raw), str(packed)], check=True)
         return packed.read_bytes()
 
@@ -312,7 +301,7 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     head = (RUNNING_HEAD if edition == "student" else KEY_HEAD)[lang]
     page.add_style_tag(content=f'@page {{ @top-center {{ content: "{head.replace(chr(34), "")}"; }} }} '
                                '@page :first { @top-center { content: none; } }')
-    page.add_style_tag(path=str(ROOT / "overrides" / PDF_CSS))     # the print page's own layout
+    page.add_style_tag(path=str(ROOT / "overrides" / "print" / "pdf.css"))     # the print page's own layout
     page.evaluate(f"() => {{ document.documentElement.dataset.edition = {edition!r}; }}")
     kept = page.evaluate(STUDENT, WORKSHEET[lang]) if edition == "student" else page.evaluate(KEY)
     prepared = page.evaluate(PREPARE)
@@ -332,17 +321,14 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     if problems:
         raise SystemExit(f"{lang} ({edition}): not printing a broken book:\n  " + "\n  ".join(problems))
 
-    options = dict(format="A4", print_background=True, prefer_css_page_size=True, outline=True, tagged=True)
     numbers: dict[str, int] = {}
     for attempt in range(4):
-        pdf = page.pdf(**options)
+        pdf = page.pdf(format="A4", print_background=True, prefer_css_page_size=True, outline=True, tagged=True)
         where, _ = internal_links(pdf)
-        too_long = long_names(pdf)
-        if too_long:
+        if too_long := long_names(pdf):
             raise SystemExit(f"{lang} ({edition}): PDF names longer than {MAX_NAME} bytes (PREPARE shortens the ids "
                              f"links point at): {too_long[:5]}")
-        missing = [a for a in anchors if a not in where]
-        if missing:
+        if missing := [a for a in anchors if a not in where]:
             raise SystemExit(f"{lang} ({edition}): contents links that lead nowhere in the PDF: {missing}")
         found = {a: where[a] for a in anchors}
         if found == numbers:
@@ -352,25 +338,13 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     else:
         raise SystemExit(f"{lang} ({edition}): contents page numbers did not settle: {numbers}")
     page.close()
-    path = out / pdf_name(lang, edition)
-    path.parent.mkdir(parents=True, exist_ok=True)
     packed = pack(pdf)
-    path.write_bytes(packed)
-    type3 = type3_fonts(path)
-    if type3:
+    if type3 := type3_fonts(packed):
         raise SystemExit(f"{lang} ({edition}): fonts embedded as Type 3 (a CFF font Chromium drew as pictures; "
                          f"bookbuild/pdf_fonts.py gives the CJK fonts TrueType outlines): {type3[:5]}")
-    return {"path": path, "bytes": len(packed), "unpacked": len(pdf), "contents": numbers, "kept": kept}
-
-
-def site_prefix(site: Path) -> str:
-    """The path part of SITE_URL the site was built for ('' or e.g. '/seeing-attention').
-
-    The print page is rendered with the context of the 404 page, whose links are rooted at that
-    path, so it is served under it to print."""
-    sitemap = site / "sitemap.xml"
-    found = re.search(r"<loc>([^<]+)</loc>", sitemap.read_text(encoding="utf-8")) if sitemap.is_file() else None
-    return urlparse(found[1]).path.rstrip("/") if found else ""
+    path = out / pdf_name(lang, edition)
+    path.write_bytes(packed)
+    return {"path": path, "pages": len(_reader(packed).pages), "bytes": len(packed), "unpacked": len(pdf), "kept": kept}
 
 
 def main() -> None:
@@ -381,43 +355,28 @@ def main() -> None:
     args = parser.parse_args()
     out = args.site / "pdf"
     out.mkdir(parents=True, exist_ok=True)
-    # Chromium draws Chinese with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py): a
-    # fontconfig of its own, cut to the characters of both print pages and the words added here,
-    # made once and handed to the processes below through the environment.
-    fonts = None
     if "BOOK_PDF_FONTS" not in os.environ:
-        fonts = Path(tempfile.mkdtemp(prefix="book-pdf-fonts-"))
-        extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(), *(w for words in WORKSHEET.values() for w in words.values())])
-        pages = [args.site / PRINT_PAGE[lang].strip("/") / "index.html" for lang in PRINT_PAGE]
-        os.environ["FONTCONFIG_FILE"] = str(pdf_fonts.fontconfig(fonts, pdf_fonts.page_characters(*pages) + extra))
-        os.environ["BOOK_PDF_FONTS"] = str(fonts)
-    try:
-        run(args, out)
-    finally:
-        if fonts is not None:
-            shutil.rmtree(fonts, ignore_errors=True)
-
-
-def run(args, out: Path) -> None:
-    if len(args.lang) > 1:
-        # One process per language, at the same time: a language's print is mostly Chromium laying
-        # out and printing ~240 pages on one core, so two run in about the time of the longer one.
-        runs = [subprocess.Popen([sys.executable, __file__, "--site", str(args.site), "--lang", lang,
-                                  "--edition", *args.edition]) for lang in args.lang]
-        failed = [lang for lang, run in zip(args.lang, runs) if run.wait() != 0]
-        if failed:
-            sys.exit(f"tools/pdf.py: printing failed for {', '.join(failed)} (see above)")
+        # Chromium draws Chinese with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py): a
+        # fontconfig of its own, cut to the characters of both print pages and the words added here,
+        # made once and handed through the environment to one process per language, which run at
+        # the same time: a language's print is mostly Chromium laying out ~240 pages on one core.
+        with tempfile.TemporaryDirectory(prefix="book-pdf-fonts-") as fonts:
+            extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(), *(w for ws in WORKSHEET.values() for w in ws.values())])
+            pages = [args.site / PRINT_PAGE[lang].strip("/") / "index.html" for lang in PRINT_PAGE]
+            env = {**os.environ, "BOOK_PDF_FONTS": fonts, "FONTCONFIG_FILE": str(
+                pdf_fonts.fontconfig(Path(fonts), pdf_fonts.page_characters(*pages) + extra))}
+            runs = [subprocess.Popen([sys.executable, __file__, "--site", str(args.site), "--lang", lang,
+                                      "--edition", *args.edition], env=env) for lang in args.lang]
+            if failed := [lang for lang, run in zip(args.lang, runs) if run.wait() != 0]:
+                sys.exit(f"tools/pdf.py: printing failed for {', '.join(failed)} (see above)")
         return
-    from pypdf import PdfReader
-
-    with serve_site(args.site, prefix=site_prefix(args.site)) as base, launch() as browser:
+    with serve_site(args.site, prefix=public_prefix(args.site)[1]) as base, launch() as browser:
         for lang in args.lang:
             for edition in args.edition:
                 start = time.perf_counter()
                 result = print_edition(browser, base, lang, edition, out)
-                pages = len(PdfReader(result["path"]).pages)
                 shown = result["path"].relative_to(ROOT) if result["path"].is_relative_to(ROOT) else result["path"]
-                print(f"{shown}: {pages} pages, {result['bytes'] / 1024:.0f} KiB (Chromium wrote "
+                print(f"{shown}: {result['pages']} pages, {result['bytes'] / 1024:.0f} KiB (Chromium wrote "
                       f"{result['unpacked'] / 1024:.0f}), {result['kept']['questions']} questions, "
                       f"{result['kept']['exercises']} exercises, {time.perf_counter() - start:.1f} s "
                       f"(load average {os.getloadavg()[0]:.1f})", flush=True)
