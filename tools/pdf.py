@@ -43,28 +43,26 @@ PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 EDITIONS = ("student", "key")
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}
 KEY_HEAD = {"zh": "看见注意力 · 教师答案册", "en": "Seeing Attention · Teacher's key"}
-WORKSHEET = {"zh": {"code": "你的代码：", "answer": "你的回答："}, "en": {"code": "Your code:", "answer": "Your answer:"}}
+WORKSHEET = {"zh": {"code": "你的代码：", "answer": "你的回答："},   # the worksheets' labels
+             "en": {"code": "Your code:", "answer": "Your answer:"}}
+
+# A helper of the scripts below: a new element of a class, with children (nodes or text).
+ELEMENT = """const element = (tag, className, ...children) => {
+    const el = document.createElement(tag);
+    el.className = className;
+    el.append(...children);
+    return el;
+  };"""
 
 # The student edition: no answer, no reference solution. A folded question keeps its question
 # (the summary) and gets ruled lines; an exercise's printed form (bookbuild/exercise_pages.py: the
 # starting code, then the solution in a fold) loses the fold and gets ruled room for as many
 # lines as the solution has, and a few more. Returns what it changed.
 STUDENT = r"""(words) => {
+  """ + ELEMENT + r"""
   const book = document.querySelector('#print-site-page');
-  const ruled = (lines, label) => {
-    const box = document.createElement('div');
-    box.className = 'worksheet-room';
-    const caption = document.createElement('p');
-    caption.className = 'worksheet-room__label';
-    caption.textContent = label;
-    box.append(caption);
-    for (let i = 0; i < lines; i++) {
-      const line = document.createElement('div');
-      line.className = 'worksheet-room__line';
-      box.append(line);
-    }
-    return box;
-  };
+  const ruled = (lines, label) => element('div', 'worksheet-room', element('p', 'worksheet-room__label', label),
+    ...Array.from({length: lines}, () => element('div', 'worksheet-room__line')));
   let questions = 0, exercises = 0, solutions = 0;
   for (const form of book.querySelectorAll('[data-widget="exercise"] + .print-only')) {
     const solution = form.querySelector('details');
@@ -75,13 +73,8 @@ STUDENT = r"""(words) => {
     exercises += 1;
   }
   for (const d of book.querySelectorAll('details.question')) {
-    const item = document.createElement('div');
-    item.className = 'worksheet-question';
-    const question = document.createElement('p');
-    question.className = 'worksheet-question__text';
-    question.append(...d.querySelector(':scope > summary').childNodes);
-    item.append(question, ruled(3, words.answer));
-    d.replaceWith(item);
+    const question = element('p', 'worksheet-question__text', ...d.querySelector(':scope > summary').childNodes);
+    d.replaceWith(element('div', 'worksheet-question', question, ruled(3, words.answer)));
     questions += 1;
   }
   // any other reference solution (a success fold) leaves too
@@ -136,16 +129,12 @@ EAGER = """() => document.querySelectorAll('img[loading="lazy"]').forEach((img) 
 MAX_NAME = 127
 
 # True when the page is ready to print: math typeset, figures decoded, fonts loaded.
-READY = """() => {
-  const math = [...document.querySelectorAll('.arithmatex')];
-  const mathDone = math.every((el) => el.querySelector('.katex'));
-  const imgs = [...document.images];
-  const imgsDone = imgs.every((img) => img.complete);
-  return mathDone && imgsDone && document.fonts.status === 'loaded';
-}"""
+READY = """() => [...document.querySelectorAll('.arithmatex')].every((el) => el.querySelector('.katex'))
+  && [...document.images].every((img) => img.complete) && document.fonts.status === 'loaded'"""
 
 PREPARE = """() => {
-  const MAX_NAME = %d;   // MAX_NAME
+  const MAX_NAME = """ + str(MAX_NAME) + """;
+  """ + ELEMENT + """
   document.querySelectorAll('details').forEach((d) => d.setAttribute('open', ''));
   // Links inside the book become links inside the PDF: same-page anchors are made plain '#id'
   // (a PDF viewer cannot follow a link back to the local server that printed it).
@@ -197,28 +186,16 @@ PREPARE = """() => {
   }
   // Contents entries: title, dotted leader, page number (filled in after the first pass).
   const entries = [...document.querySelectorAll('#print-page-toc a[href^="#"]')];
-  for (const a of entries) {
-    if (a.querySelector('.toc-title')) continue;
-    const title = document.createElement('span');
-    title.className = 'toc-title';
-    title.append(...a.childNodes);
-    const leader = document.createElement('span');
-    leader.className = 'toc-leader';
-    const number = document.createElement('span');
-    number.className = 'toc-page';
-    a.append(title, leader, number);
+  for (const a of entries.filter((a) => !a.querySelector('.toc-title'))) {
+    a.append(element('span', 'toc-title', ...a.childNodes), element('span', 'toc-leader'), element('span', 'toc-page'));
   }
   return {anchors: entries.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))), leaks};
-}""" % MAX_NAME
-
-BROKEN = """() => {
-  const problems = [];
-  for (const img of document.images) {
-    if (img.complete && img.naturalWidth === 0) problems.push('figure did not load: ' + img.getAttribute('src'));
-  }
-  for (const el of document.querySelectorAll('.katex-error')) problems.push('KaTeX error: ' + el.textContent);
-  return problems;
 }"""
+
+BROKEN = """() => [
+  ...[...document.images].filter((img) => img.complete && img.naturalWidth === 0)
+    .map((img) => 'figure did not load: ' + img.getAttribute('src')),
+  ...[...document.querySelectorAll('.katex-error')].map((el) => 'KaTeX error: ' + el.textContent)]"""
 
 SET_NUMBERS = """(numbers) => {
   document.querySelectorAll('#print-page-toc a[href^="#"]').forEach((a) => {
@@ -361,7 +338,8 @@ def main() -> None:
         # made once and handed through the environment to one process per language, which run at
         # the same time: a language's print is mostly Chromium laying out ~240 pages on one core.
         with tempfile.TemporaryDirectory(prefix="book-pdf-fonts-") as fonts:
-            extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(), *(w for ws in WORKSHEET.values() for w in ws.values())])
+            extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(),
+                             *(word for words in WORKSHEET.values() for word in words.values())])
             pages = [args.site / PRINT_PAGE[lang].strip("/") / "index.html" for lang in PRINT_PAGE]
             env = {**os.environ, "BOOK_PDF_FONTS": fonts, "FONTCONFIG_FILE": str(
                 pdf_fonts.fontconfig(Path(fonts), pdf_fonts.page_characters(*pages) + extra))}
