@@ -112,20 +112,8 @@ def resolve(site: Path, source: str, url: str, public: tuple[str, str] = ("", ""
 def html_references(text: str) -> list[str]:
     """The addresses a page names: href, src, srcset, poster and data attributes, the search
     worker in Material's page config, and url() in its <style> elements."""
-    text = COMMENT.sub("", text)
-    urls = []
-    for tag in TAG.finditer(text):
-        for m in ATTRIBUTE.finditer(tag.group(0)):
-            value = m.group(2) if m.group(2) is not None else m.group(3)
-            if m.group(1).lower() == "srcset":
-                urls += [part.split()[0] for part in value.split(",") if part.strip()]
-            else:
-                urls.append(value)
-    config = CONFIG.search(text)
-    if config:
-        search = json.loads(config.group(2)).get("search")
-        if search:
-            urls.append(search)
+    urls: list[str] = []
+    _rewrite_html(COMMENT.sub("", text), urls.append)    # append returns None: nothing is rewritten
     for style in STYLE.findall(text):
         urls += css_references(style)
     return [u.replace("&amp;", "&") for u in urls]
@@ -138,10 +126,7 @@ def css_references(text: str) -> list[str]:
 def css_fallbacks(text: str) -> set[str]:
     """The url()s of a stylesheet that a browser may skip: every one but the first of an
     ``@font-face`` ``src`` list (KaTeX lists woff2, woff and ttf; the site serves woff2)."""
-    skipped = set()
-    for declaration in SRC.findall(text):
-        skipped |= set(css_references(declaration)[1:])
-    return skipped
+    return {url for declaration in SRC.findall(text) for url in css_references(declaration)[1:]}
 
 
 def script_imports(text: str) -> list[str]:
@@ -219,9 +204,9 @@ def share_english_assets(site: Path) -> list[str]:
     """Remove each file of site/en/assets/ that :data:`SHARED` names and the Chinese book has
     byte for byte; point the English pages and stylesheets at the Chinese copy. Returns the
     removed files (paths from the site's root)."""
-    moved = {rel for rel in _files(site) if rel.startswith("en/assets/")
-             and any(fnmatch.fnmatchcase(rel[len("en/"):], p) for p in SHARED)
-             and (site / rel[len("en/"):]).is_file() and filecmp.cmp(site / rel, site / rel[len("en/"):], shallow=False)}
+    twin = {rel: site / rel[len("en/"):] for rel in _files(site) if rel.startswith("en/assets/")}   # the Chinese copy
+    moved = {rel for rel, zh in twin.items() if any(fnmatch.fnmatchcase(rel[len("en/"):], p) for p in SHARED)
+             and zh.is_file() and filecmp.cmp(site / rel, zh, shallow=False)}
     if not moved:
         return []
     public = public_prefix(site)
@@ -243,14 +228,20 @@ def share_english_assets(site: Path) -> list[str]:
         if rel.endswith(".css"):
             changed = CSS_URL.sub(lambda m: _css_url(m, url_for), text)
         else:
-            changed = TAG.sub(lambda t: ATTRIBUTE.sub(lambda a: _attribute(a, url_for), t[0]), text)
-            changed = CONFIG.sub(lambda c: _config(c, url_for), changed)
+            changed = _rewrite_html(text, url_for)
         if changed != text:
             path.write_text(changed, encoding="utf-8")
     for rel in moved:
         (site / rel).unlink()
     _remove_empty_folders(site / "en" / "assets")
     return sorted(moved)
+
+
+def _rewrite_html(text: str, new_url) -> str:
+    """``text`` with each address its tags' attributes (:data:`ATTRIBUTE`) and Material's page
+    config name replaced by ``new_url(address)``, unless that is None."""
+    text = TAG.sub(lambda tag: ATTRIBUTE.sub(lambda a: _attribute(a, new_url), tag[0]), text)
+    return CONFIG.sub(lambda config: _config(config, new_url), text)
 
 
 def _attribute(match, new_url) -> str:
