@@ -26,10 +26,8 @@ from .publish import sitemap_address
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def chromium_path() -> str:
@@ -103,12 +101,10 @@ class Page:
         self._page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def _route(self, route):
-        host = urlparse(route.request.url).hostname
-        if host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.outside.append(route.request.url)
-            route.abort()
+        if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            return route.continue_()
+        self.outside.append(route.request.url)
+        route.abort()
 
     def follow(self, url: str, link=None) -> None:
         """Go to ``url`` through a link of the site, as a reader's click does (Material's instant
@@ -145,16 +141,9 @@ class Browser:
         ``touch=True``: a phone's touch screen (no hover, coarse pointer), which a desktop window
         resized to a phone's width is not: Material, for one, makes scrolling code focusable only
         where the pointer can hover."""
-        context = self._browser.new_context(
-            viewport={"width": width, "height": height},
-            color_scheme="dark" if dark else "light",
-            service_workers="block",
-            bypass_csp=not csp,
-            java_script_enabled=scripts,
-            has_touch=touch,
-            is_mobile=touch,
-        )
-        return Page(context)
+        return Page(self._browser.new_context(
+            viewport={"width": width, "height": height}, color_scheme="dark" if dark else "light",
+            service_workers="block", bypass_csp=not csp, java_script_enabled=scripts, has_touch=touch, is_mobile=touch))
 
 
 @contextlib.contextmanager
