@@ -101,24 +101,19 @@ KEY = """() => {
       for (let p = el.previousElementSibling; p && !p.matches('h1, h2, h3, h4'); p = p.previousElementSibling) {
         if (!p.matches('.screen-only, [data-widget]')) task.unshift(p);
       }
-      const form = el.nextElementSibling;
-      kept.push(...task);
-      if (form && form.matches('.print-only')) kept.push(form);
+      kept.push(...task, ...[el.nextElementSibling].filter((form) => form && form.matches('.print-only')));
       exercises += 1;
     }
     if (kept.length) page.replaceChildren(...[title, ...kept].filter(Boolean));
     else page.remove();
   }
-  for (const chapter of book.querySelectorAll('section.print-page.md-section')) {
-    if (!chapter.querySelector('section.print-page[heading-number]')) chapter.remove();
-  }
+  book.querySelectorAll('section.print-page.md-section').forEach((chapter) =>
+    chapter.querySelector('section.print-page[heading-number]') || chapter.remove());
   for (const a of [...document.querySelectorAll('#print-page-toc a[href]')]) {   // the page's own URL + #id
     const id = decodeURIComponent(new URL(a.href, location.href).hash.slice(1));
     if (id && !document.getElementById(id)) a.closest('li').remove();
   }
-  for (const list of [...document.querySelectorAll('#print-page-toc ul')].reverse()) {
-    if (!list.querySelector('li')) list.remove();
-  }
+  document.querySelectorAll('#print-page-toc ul').forEach((list) => list.querySelector('li') || list.remove());
   return {questions, exercises};
 }"""
 
