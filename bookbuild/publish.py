@@ -186,9 +186,8 @@ def references(site: Path) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
                 target = posixpath.join(posixpath.dirname(rel), package.get("file_name", ""))
                 if target in present:
                     name(rel, target)
-    for target in CONVENTIONS:
-        if target in present:
-            name("(convention)", target)
+    for target in present.intersection(CONVENTIONS):
+        name("(convention)", target)
     return named, broken
 
 
