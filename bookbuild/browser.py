@@ -16,38 +16,34 @@ import functools
 import http.server
 import io
 import os
-import re
 import shutil
 import socketserver
 import threading
 from pathlib import Path
 from urllib.parse import urlparse, urlsplit
 
+from .publish import sitemap_address
+
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def chromium_path() -> str:
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    raise RuntimeError("Chromium not found: install Debian's `chromium` package (`make setup` does it as root).")
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        raise RuntimeError("Chromium not found: install Debian's `chromium` package (`make setup` does it as root).")
+    return found
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class _PrefixHandler(_QuietHandler):
-    """Serves the site under a path prefix (as GitHub project pages do); 404 outside it."""
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site under a path prefix (as GitHub project pages do; 404 outside it), quietly."""
 
     prefix = ""
+
+    def log_message(self, *args):
+        pass
 
     def translate_path(self, path):
         if self.prefix:
@@ -57,15 +53,14 @@ class _PrefixHandler(_QuietHandler):
         return super().translate_path(path)
 
     def send_head(self):
-        """A sitemap with this server's address: the common start of its <loc>s (the public
-        address of this language's home) becomes the folder the sitemap was asked from here."""
+        """A sitemap with this server's address: the public address of this language's home
+        becomes the folder the sitemap was asked from here."""
         asked = urlsplit(self.path).path
         file = self.translate_path(self.path)
         if not (asked.endswith("/sitemap.xml") and os.path.isfile(file)):
             return super().send_head()
         text = Path(file).read_text(encoding="utf-8")
-        start = os.path.commonprefix(re.findall(r"<loc>([^<]*)</loc>", text))
-        public = start[:start.rfind("/") + 1]
+        public = sitemap_address(text)
         here = f"http://{self.headers['Host']}{asked[:-len('sitemap.xml')]}"
         body = (text.replace(public, here) if public else text).encode("utf-8")
         self.send_response(200)
@@ -84,11 +79,10 @@ def serve_site(directory: Path = SITE, prefix: str = ""):
     if not (directory / "index.html").exists():
         raise RuntimeError(f"{directory} has no built site: run `make build` first.")
     prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
-    handler = functools.partial(type("Handler", (_PrefixHandler,), {"prefix": prefix}), directory=str(directory))
+    handler = functools.partial(type("Handler", (_Handler,), {"prefix": prefix}), directory=str(directory))
     socketserver.TCPServer.allow_reuse_address = True
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
         finally:
@@ -107,12 +101,10 @@ class Page:
         self._page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def _route(self, route):
-        host = urlparse(route.request.url).hostname
-        if host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.outside.append(route.request.url)
-            route.abort()
+        if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            return route.continue_()
+        self.outside.append(route.request.url)
+        route.abort()
 
     def follow(self, url: str, link=None) -> None:
         """Go to ``url`` through a link of the site, as a reader's click does (Material's instant
@@ -149,16 +141,9 @@ class Browser:
         ``touch=True``: a phone's touch screen (no hover, coarse pointer), which a desktop window
         resized to a phone's width is not: Material, for one, makes scrolling code focusable only
         where the pointer can hover."""
-        context = self._browser.new_context(
-            viewport={"width": width, "height": height},
-            color_scheme="dark" if dark else "light",
-            service_workers="block",
-            bypass_csp=not csp,
-            java_script_enabled=scripts,
-            has_touch=touch,
-            is_mobile=touch,
-        )
-        return Page(context)
+        return Page(self._browser.new_context(
+            viewport={"width": width, "height": height}, color_scheme="dark" if dark else "light",
+            service_workers="block", bypass_csp=not csp, java_script_enabled=scripts, has_touch=touch, is_mobile=touch))
 
 
 @contextlib.contextmanager

@@ -1,25 +1,20 @@
-"""The offline PDF of each language: build facts for its cover, and a link to it in the nav.
+"""The offline PDF of each language: build facts for its cover, its link in the nav, and the
+print page's input.
 
 * ``config.extra.build`` = {version, commit, date}: printed on the PDF cover
   (overrides/print/cover.tpl). The date is the build date in UTC, or SOURCE_DATE_EPOCH.
-* The print page gets each page's final HTML: mkdocs-print-site-plugin keeps a copy of a page's
-  HTML when its own on_page_content runs, which is before the hooks (e.g. cjk_lines.py joins Chinese
-  lines there). This hook's on_page_content runs last (event priority), so it hands the plugin
-  the finished HTML, with short lines in its formulas (:func:`short_lines`): print-site renames
-  the page's anchors with a regex that rescans the rest of a line at every tag, quadratic in the
-  length of a line, and KaTeX writes each formula as one long line of tags (34 s of a 52 s build).
-  Once print-site has written the print page, the formulas get their one line back
-  (:func:`on_post_build`): the print page holds what the pages hold.
-* ``overrides/print/pdf.css`` (:data:`PDF_CSS`) is the print page's layout, which tools/pdf.py
-  adds before printing; the site does not serve it (bookbuild/vendor.py leaves it out).
-* The nav gets a last entry that links to this language's PDF. The PDF does not exist while
-  MkDocs builds (tools/pdf.py prints it from the built site afterwards), so the link is added
-  here, after MkDocs validated the nav, rather than written into the nav of the configs.
+* The print page gets each page's final HTML: mkdocs-print-site-plugin copies a page's HTML in its
+  own on_page_content, before the hooks (e.g. cjk_lines.py joins Chinese lines there), so this
+  hook's on_page_content, which runs last, hands it the finished HTML, with short lines in its
+  formulas (:func:`short_lines`): print-site renames anchors with a regex that rescans the rest of
+  a line at every tag, quadratic in the line's length, and KaTeX writes a formula as one long line
+  of tags (34 s of a 52 s build). :func:`on_post_build` joins the formulas' lines again.
+* The nav gets a last entry linking to this language's PDF, added here because the PDF does not
+  exist while MkDocs builds and validates the nav (tools/pdf.py prints it from the built site).
 
-The PDFs live at site/pdf/ for both languages, two editions each (tools/pdf.py): the student
-edition (the book: no answers, exercises as worksheets), which the nav and the home page link, and
-the teacher's key (the answers and reference solutions), which the home page links: see
-:func:`pdf_name`.
+Both languages' PDFs live in site/pdf/, two editions each (:func:`pdf_name`): the student edition
+(the book: no answers, exercises as worksheets), which the nav and the home page link, and the
+teacher's key (answers and reference solutions), which the home page links.
 """
 
 from __future__ import annotations
@@ -38,13 +33,11 @@ from .course import fill
 from .nav_titles import TITLES
 
 ROOT = Path(__file__).resolve().parents[1]
-PDF_NAMES = {"zh": "seeing-attention-zh.pdf", "en": "seeing-attention-en.pdf"}   # the student edition
-KEY_NAMES = {"zh": "seeing-attention-zh-key.pdf", "en": "seeing-attention-en-key.pdf"}   # the teacher's key
 
 
 def pdf_name(lang: str, edition: str = "student") -> str:
     """The file name of a language's PDF in site/pdf/: edition "student" (the book) or "key"."""
-    return (PDF_NAMES if edition == "student" else KEY_NAMES)[lang]
+    return f"seeing-attention-{lang}{'-key' if edition == 'key' else ''}.pdf"
 
 
 KATEX = re.compile(r'<span class="katex">')
@@ -80,11 +73,6 @@ def short_lines(html: str) -> str:
     return "".join(out) + html[pos:]
 
 
-def pdf_url(lang: str) -> str:
-    """Site-relative URL of a language's PDF, from the root of that language's site."""
-    return ("" if lang == "zh" else "../") + "pdf/" + PDF_NAMES[lang]
-
-
 def build_info() -> dict:
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     commit = os.environ.get("GITHUB_SHA", "")[:7]
@@ -108,12 +96,9 @@ def on_config(config):
     return config
 
 
-PDF_CSS = "print/pdf.css"      # in overrides/, read by tools/pdf.py
-
-
 def on_nav(nav, config, files):
-    lang = config.theme["language"]
-    nav.items.append(Link(TITLES[lang]["pdf"], pdf_url(lang)))
+    lang = config.theme["language"]   # the PDFs are in the Chinese book's site/pdf/
+    nav.items.append(Link(TITLES[lang]["pdf"], ("" if lang == "zh" else "../") + "pdf/" + pdf_name(lang)))
     return nav
 
 

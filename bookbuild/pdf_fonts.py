@@ -1,22 +1,19 @@
 """The Chinese fonts of the PDFs: Noto Sans CJK SC, cut to the book's characters and given
 TrueType outlines, so that Chromium embeds them as named CID fonts.
 
-Chromium's PDF writer (Skia) embeds a font with CFF outlines, as Noto CJK is (OpenType ``.ttc``,
-Debian's fonts-noto-cjk), as an unnamed Type 3 font: each glyph a drawing, which some viewers
-render poorly and none can treat as a font. A font with TrueType (``glyf``) outlines is embedded
-as a real font (``CID TrueType`` in ``pdffonts``, with its name). fontTools, which the build
-already uses, converts the outlines: each face is first cut to the characters the print pages
-hold (about 1 500 of Noto's 65 535 glyphs: seconds, not minutes), then every cubic curve is
-replaced by quadratic ones within :data:`MAX_ERROR` font units (of 1 000 per em), as fontTools'
-own ``otf2ttf`` example does. Hints are dropped (CFF hints mean nothing to TrueType outlines).
+Chromium's PDF writer (Skia) embeds a font with CFF outlines, as Noto CJK is (Debian's
+fonts-noto-cjk), as an unnamed Type 3 font: each glyph a drawing, which some viewers render poorly
+and none can treat as a font. A font with TrueType (``glyf``) outlines is embedded as a real font
+(``CID TrueType`` in ``pdffonts``). fontTools converts the outlines: each face is first cut to the
+characters the print pages hold (about 1 500 of Noto's 65 535 glyphs: seconds, not minutes), then
+every cubic curve becomes quadratic ones within :data:`MAX_ERROR`, as fontTools' own ``otf2ttf``
+example does. Hints are dropped (CFF hints mean nothing to TrueType outlines).
 
 :func:`fontconfig` writes the converted faces and a fontconfig file that adds them and rejects
-every installed CJK font (all CFF): tools/pdf.py starts Chromium with ``FONTCONFIG_FILE`` set to
-it. The faces keep their families' names, so the page draws exactly as on screen (the zh code
-font stack names "Noto Sans Mono CJK SC", overrides/assets/book.css; other Chinese text reaches
-Noto Sans CJK SC through fontconfig, for the generic families and as the fallback), with TrueType
-outlines. Each face is cached in ``.cache/pdf-fonts/`` under the installed font file, the
-characters, this module and fontTools' version.
+every installed CJK font (all CFF), for tools/pdf.py to start Chromium with ``FONTCONFIG_FILE``.
+The faces keep their families' names, so the page draws exactly as on screen (overrides/assets/book.css
+names "Noto Sans Mono CJK SC" for zh code; other Chinese reaches Noto Sans CJK SC through
+fontconfig). Each face is cached in ``.cache/pdf-fonts/`` (:func:`face`).
 """
 
 from __future__ import annotations
@@ -40,10 +37,9 @@ class FontError(RuntimeError):
     pass
 
 
-def _fc(*args: str) -> str:
+def _fc(command: str, *args: str) -> str:
     try:
-        return subprocess.run(["fc-match" if args[0] != "list" else "fc-list", *args[1:]],
-                              check=True, capture_output=True, text=True).stdout
+        return subprocess.run([command, *args], check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError) as error:
         raise FontError(f"fontconfig could not be asked about fonts: {error}") from None
 
@@ -51,20 +47,10 @@ def _fc(*args: str) -> str:
 @cache
 def source_font(family: str, style: str) -> tuple[Path, int]:
     """The file and collection index of ``family`` in ``style`` (fontconfig finds it)."""
-    found = _fc("match", "-f", "%{file}\n%{index}\n%{family}\n%{style}", f"{family}:style={style}").split("\n")
+    found = _fc("fc-match", "-f", "%{file}\n%{index}\n%{family}\n%{style}", f"{family}:style={style}").split("\n")
     if len(found) < 4 or family not in found[2].split(",") or style not in found[3].split(","):
         raise FontError(f"{family} {style} is not installed: install Debian's fonts-noto-cjk (make setup does it).")
     return Path(found[0]), int(found[1] or 0)
-
-
-def cjk_font_files() -> list[Path]:
-    """Every installed font file with a CJK family (Noto Sans/Serif CJK: CFF outlines)."""
-    files = set()
-    for line in _fc("list", "-f", "%{file}\t%{family}\n").splitlines():
-        file, _, families = line.partition("\t")
-        if "CJK" in families:
-            files.add(Path(file))
-    return sorted(files)
 
 
 def _quadratic(font) -> None:
@@ -84,20 +70,17 @@ def _quadratic(font) -> None:
         glyf.glyphs[name] = pen.glyph()
     font["loca"] = newTable("loca")
     font["glyf"] = glyf
-    for table in ("CFF ", "VORG"):
-        if table in font:
-            del font[table]
+    for table in {"CFF ", "VORG"} & set(font.keys()):
+        del font[table]
     glyf.compile(font)
     hmtx = font["hmtx"]
     for name, glyph in glyf.glyphs.items():     # left side bearing = the outline's left edge
         hmtx[name] = (hmtx[name][0], getattr(glyph, "xMin", 0))
-    maxp = newTable("maxp")
-    maxp.tableVersion = 0x00010000
-    maxp.maxZones = 1
+    maxp = font["maxp"] = newTable("maxp")
+    maxp.tableVersion, maxp.maxZones = 0x00010000, 1
     for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
                   "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
         setattr(maxp, field, 0)
-    font["maxp"] = maxp
     maxp.compile(font)
     post = font["post"]
     post.formatType = 3.0       # no glyph names: a PDF's CID font maps glyphs by number (and ToUnicode)
@@ -120,13 +103,9 @@ def convert(family: str, style: str, characters: str) -> bytes:
     path, index = source_font(family, style)
     font = TTFont(path, fontNumber=index, lazy=False)
     wanted = sorted({ord(c) for c in characters} & set(font.getBestCmap()))
-    options = subset.Options()
-    options.layout_features = ["*"]       # what the browser shapes with (kerning, CJK punctuation widths)
-    options.name_IDs = ["*"]
-    options.name_legacy = True
-    options.notdef_outline = True
-    options.hinting = False
-    options.desubroutinize = True
+    # layout features: what the browser shapes with (kerning, CJK punctuation widths)
+    options = subset.Options(layout_features=["*"], name_IDs=["*"], name_legacy=True, notdef_outline=True,
+                             hinting=False, desubroutinize=True)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=wanted)
     subsetter.subset(font)
@@ -162,7 +141,9 @@ def fontconfig(directory: Path, characters: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     for family, style in FACES:
         (directory / f"{family.replace(' ', '')}-{style}.ttf").write_bytes(face(family, style, characters))
-    rejected = "".join(f"<glob>{html.escape(str(path))}</glob>" for path in cjk_font_files())
+    cjk = sorted({file for file, _, families in (line.partition("\t") for line in
+                  _fc("fc-list", "-f", "%{file}\t%{family}\n").splitlines()) if "CJK" in families})   # all CFF
+    rejected = "".join(f"<glob>{html.escape(path)}</glob>" for path in cjk)
     conf = directory / "fonts.conf"
     conf.write_text(f"""<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">

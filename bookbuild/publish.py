@@ -1,23 +1,16 @@
 """The deployable site: what `make publish` leaves in site/ after `make pdf`, and its check.
 
-:func:`lean` changes a built site in place (tools/publish.py runs it; CI runs it after `make test`,
-on the site the tests checked, before uploading site/ to GitHub Pages). Nothing a reader uses
-leaves:
+:func:`lean` changes a built site in place (tools/publish.py; CI runs it after `make test`, on the
+site the tests checked, before uploading site/ to GitHub Pages). Nothing a reader uses leaves:
 
-* **The print pages** (``print_page/`` of each book, 3 MB each) and print-site's own files
-  (``css/print-site*.css``, ``js/print-site.js``), unless a page links to a print page: they are
-  the source of the PDFs (tools/pdf.py), which readers download instead.
+* **The print pages** and print-site's own files (:data:`PRINT_SITE`), unless a page links to a
+  print page: they are the source of the PDFs (tools/pdf.py), which readers download instead.
 * **The English book's second copy of shared files.** Each book is built on its own (``make serve
-  LANG=en`` serves one), so site/en/assets/ repeats site/assets/. A file of site/en/assets/ that
-  is the same bytes as the Chinese book's copy and finds nothing from its own address
-  (:data:`SHARED`: Material's scripts and stylesheets, the book's own stylesheets and page
-  scripts, KaTeX's fonts, the favicon, reveal.js and the slides' script and stylesheet) leaves, and the English pages and stylesheets that named it
-  name the Chinese copy: a reader who switches language has it in the cache already. The widgets
-  and the playground find their book's data from their own address, so each book keeps its own.
-* **Files no reader is served:** ``sitemap.xml.gz`` (MkDocs writes it beside ``sitemap.xml``,
-  which is what crawlers and Material's instant navigation read), ``en/404.html`` (a host
-  serves the root's ``404.html`` for every missing address) and the lab notebooks' jupytext
-  sources (``lab-*.py``: the lab pages offer the ``.ipynb``).
+  LANG=en`` serves one), so site/en/assets/ repeats site/assets/. A file there that is the same
+  bytes as the Chinese copy and finds nothing from its own address (:data:`SHARED`) leaves, and the
+  English pages and stylesheets name the Chinese copy: a reader who switches language has it in the
+  cache already. The widgets and the playground find their book's data from their own address.
+* **Files no reader is served** (:data:`UNSERVED`).
 
 (Material's source maps and the search language packs the index does not load never reach
 site/: bookbuild/vendor.py and bookbuild/search.py.)
@@ -26,14 +19,15 @@ site/: bookbuild/vendor.py and bookbuild/search.py.)
 Material's page config), a stylesheet (``url()``) and a script (static ``import``) resolves to a
 file of the site, and every file of the site is referenced: by a page, a stylesheet, a script
 (a path in its strings, resolved from the script and from its book's root, ``${…}`` matching
-any name), ``pyodide-lock.json`` (the packages' wheels) or a convention (each book's
-``sitemap.xml`` and search index, the root's ``404.html``). :func:`parts` sums the site by part.
+any name), ``pyodide-lock.json`` (the packages' wheels) or a convention (:data:`CONVENTIONS`).
+:func:`parts` sums the site by part.
 """
 
 from __future__ import annotations
 
 import filecmp
 import fnmatch
+import functools
 import json
 import os
 import posixpath
@@ -44,7 +38,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 LANG_ROOTS = ("", "en")                   # each book's root inside the site: zh at the top, en/ below it
-PRINT_SITE = ("print_page/", "css/print-site", "js/print-site")
+# Files a reader or a crawler asks for by convention: each book's sitemap, search index and home, the root's 404 page
+CONVENTIONS = ("sitemap.xml", "search/search_index.json", "index.html", "en/sitemap.xml",
+               "en/search/search_index.json", "en/index.html", "404.html")
+PRINT_SITE = ("print_page", "css/print-site*", "js/print-site*")   # globs from a book's root
 # Shared by both books when byte-identical (paths from a book's root): files that use nothing
 # from their own address (Material's bundle and search worker are configured by the page; the
 # book's page scripts use the page's address; stylesheets name fonts that are shared too).
@@ -52,9 +49,10 @@ SHARED = ("assets/javascripts/*", "assets/stylesheets/*", "assets/images/*", "as
           "assets/a11y.css", "assets/book.css", "assets/print.css", "assets/search-defer.js",
           "assets/figure-zoom.js", "assets/code-nav.js", "assets/print.js", "assets/vendor/reveal/*",
           "assets/slides/*")
-# Files no reader is served: MkDocs' gzipped sitemap, the English 404 page (a host serves the
-# root's), the lab notebooks' jupytext sources (their pages offer the .ipynb), Material's own
-# favicon, which it copies although mkdocs.yml names the book's (assets/favicon.svg)
+# Files no reader is served: MkDocs' gzipped sitemap (crawlers and Material's instant navigation read
+# sitemap.xml), the English 404 page (a host serves the root's for every missing address), the lab
+# notebooks' jupytext sources (their pages offer the .ipynb), Material's own favicon, which it
+# copies although mkdocs.yml names the book's (assets/favicon.svg)
 UNSERVED = ("sitemap.xml.gz", "en/sitemap.xml.gz", "en/404.html", "ch*/lab-*/lab-*.py", "en/ch*/lab-*/lab-*.py",
             "assets/images/favicon.png", "en/assets/images/favicon.png")
 
@@ -76,19 +74,16 @@ def _files(site: Path) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
 
 
-def _lang_root(rel: str) -> str:
-    """The root of the book a site file belongs to: "" (zh) or "en/"."""
-    return "en/" if rel.startswith("en/") else ""
+def sitemap_address(text: str) -> str:
+    """The public address of a book's home: the common start of its sitemap's ``<loc>``s."""
+    start = os.path.commonprefix(re.findall(r"<loc>([^<]*)</loc>", text))
+    return start[: start.rfind("/") + 1]
 
 
 def public_prefix(site: Path) -> tuple[str, str]:
     """(the public address of the site, its path), from the Chinese sitemap: ("", "") when none."""
     sitemap = site / "sitemap.xml"
-    found = re.findall(r"<loc>([^<]+)</loc>", sitemap.read_text(encoding="utf-8")) if sitemap.is_file() else []
-    if not found:
-        return "", ""
-    start = os.path.commonprefix(found)
-    address = start[: start.rfind("/") + 1]
+    address = sitemap_address(sitemap.read_text(encoding="utf-8")) if sitemap.is_file() else ""
     return address, urlsplit(address).path
 
 
@@ -105,38 +100,20 @@ def resolve(site: Path, source: str, url: str, public: tuple[str, str] = ("", ""
     path = unquote(urlsplit(url).path)
     if not path:
         return None
-    if path.startswith("/"):
-        if path_prefix and path.startswith(path_prefix):
-            path = "/" + path[len(path_prefix):]
-        target = posixpath.normpath(path.lstrip("/") or ".")
-    else:
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
-    if target == ".":
-        target = ""
-    if target.startswith(".."):
-        return target
-    if path.endswith("/") or (site / target).is_dir():
-        target = posixpath.join(target, "index.html") if target else "index.html"
+    base = "" if path.startswith("/") else posixpath.dirname(source)
+    if not base and path_prefix and path.startswith(path_prefix):
+        path = path[len(path_prefix):]
+    target = posixpath.normpath(posixpath.join(base, path.lstrip("/")))
+    if not target.startswith("..") and (path.endswith("/") or (site / target).is_dir()):
+        target = posixpath.normpath(posixpath.join(target, "index.html"))
     return target
 
 
 def html_references(text: str) -> list[str]:
     """The addresses a page names: href, src, srcset, poster and data attributes, the search
     worker in Material's page config, and url() in its <style> elements."""
-    text = COMMENT.sub("", text)
-    urls = []
-    for tag in TAG.finditer(text):
-        for m in ATTRIBUTE.finditer(tag.group(0)):
-            value = m.group(2) if m.group(2) is not None else m.group(3)
-            if m.group(1).lower() == "srcset":
-                urls += [part.split()[0] for part in value.split(",") if part.strip()]
-            else:
-                urls.append(value)
-    config = CONFIG.search(text)
-    if config:
-        search = json.loads(config.group(2)).get("search")
-        if search:
-            urls.append(search)
+    urls: list[str] = []
+    _rewrite_html(COMMENT.sub("", text), urls.append)    # append returns None: nothing is rewritten
     for style in STYLE.findall(text):
         urls += css_references(style)
     return [u.replace("&amp;", "&") for u in urls]
@@ -149,21 +126,12 @@ def css_references(text: str) -> list[str]:
 def css_fallbacks(text: str) -> set[str]:
     """The url()s of a stylesheet that a browser may skip: every one but the first of an
     ``@font-face`` ``src`` list (KaTeX lists woff2, woff and ttf; the site serves woff2)."""
-    skipped = set()
-    for declaration in SRC.findall(text):
-        skipped |= set(css_references(declaration)[1:])
-    return skipped
+    return {url for declaration in SRC.findall(text) for url in css_references(declaration)[1:]}
 
 
 def script_imports(text: str) -> list[str]:
     """The modules a script imports by a literal path (relative ones: a bare name is a package)."""
     return [m.group(2) for m in IMPORT.finditer(text) if m.group(2).startswith((".", "/"))]
-
-
-def script_paths(text: str) -> tuple[list[str], list[str]]:
-    """Strings of a script that look like a path to a file (``${…}``: any name), and those that
-    look like a path to a folder (where a script may join a file name to it: Pyodide's folder)."""
-    return SCRIPT_PATH.findall(text), SCRIPT_FOLDER.findall(text)
 
 
 def _glob(site_files: set[str], base: str, pattern: str) -> set[str]:
@@ -185,43 +153,31 @@ def references(site: Path) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
     def name(source: str, target: str) -> None:
         named.setdefault(target, set()).add(source)
 
+    def check(source: str, urls: list[str], optional=(), public=public) -> None:
+        for url in urls:
+            target = resolve(site, source, url, public)
+            if target in present:
+                name(source, target)
+            elif target is not None and url not in optional:
+                broken.append((source, url))
+
     for rel in files:
         path = site / rel
-        suffix = path.suffix
-        if suffix in (".html", ".css") or (suffix == ".js" and path.stat().st_size < 4_000_000):
+        if path.suffix == ".html":
+            check(rel, html_references(path.read_text(encoding="utf-8", errors="replace")))
+        elif path.suffix == ".css":
             text = path.read_text(encoding="utf-8", errors="replace")
-        else:
-            text = None
-        if suffix == ".html":
-            for url in html_references(text):
-                target = resolve(site, rel, url, public)
-                if target is None:
-                    continue
-                if target in present:
-                    name(rel, target)
-                else:
-                    broken.append((rel, url))
-        elif suffix == ".css":
-            optional = css_fallbacks(text)
-            for url in css_references(text):
-                target = resolve(site, rel, url, public)
-                if target is not None and target not in present:
-                    if url not in optional:
-                        broken.append((rel, url))
-                elif target is not None:
-                    name(rel, target)
-        elif suffix == ".js" and text is not None:
-            for url in script_imports(text):
-                target = resolve(site, rel, url)
-                if target is not None and target not in present:
-                    broken.append((rel, url))
-                elif target is not None:
-                    name(rel, target)
-            paths, folders = script_paths(text)
-            bases = {posixpath.dirname(rel), _lang_root(rel).rstrip("/")}
-            bases |= {posixpath.normpath(posixpath.join(base, folder)) for folder in folders for base in list(bases)
-                      if (site / posixpath.normpath(posixpath.join(base, folder))).is_dir()}
-            for string in paths:
+            check(rel, css_references(text), css_fallbacks(text))
+        elif path.suffix == ".js" and path.stat().st_size < 4_000_000:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            check(rel, script_imports(text), public=("", ""))
+            # strings that look like a path to a file (``${…}``: any name), from the script's folder,
+            # from its book's root and from folders its strings name (where a script may join a file
+            # name to it: Pyodide's folder)
+            bases = {posixpath.dirname(rel), "en" if rel.startswith("en/") else ""}
+            bases |= {posixpath.normpath(posixpath.join(base, folder)) for folder in SCRIPT_FOLDER.findall(text)
+                      for base in list(bases) if (site / posixpath.normpath(posixpath.join(base, folder))).is_dir()}
+            for string in SCRIPT_PATH.findall(text):
                 for base in bases:
                     for target in _glob(present, base, string):
                         name(rel, target)
@@ -230,13 +186,8 @@ def references(site: Path) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
                 target = posixpath.join(posixpath.dirname(rel), package.get("file_name", ""))
                 if target in present:
                     name(rel, target)
-    for root in LANG_ROOTS:
-        prefix = f"{root}/" if root else ""
-        for convention in ("sitemap.xml", "search/search_index.json", "index.html"):
-            if prefix + convention in present:
-                name("(convention)", prefix + convention)
-    if "404.html" in present:
-        name("(convention)", "404.html")
+    for target in present.intersection(CONVENTIONS):
+        name("(convention)", target)
     return named, broken
 
 
@@ -248,26 +199,13 @@ def problems(site: Path) -> list[str]:
     return out
 
 
-def _print_pages_linked(site: Path) -> bool:
-    for rel in _files(site):
-        if rel.endswith(".html") and "print_page/" not in rel:
-            if re.search(r"""href=["'][^"']*print_page/""", (site / rel).read_text(encoding="utf-8")):
-                return True
-    return False
-
-
 def share_english_assets(site: Path) -> list[str]:
     """Remove each file of site/en/assets/ that :data:`SHARED` names and the Chinese book has
     byte for byte; point the English pages and stylesheets at the Chinese copy. Returns the
     removed files (paths from the site's root)."""
-    moved = set()
-    for rel in _files(site):
-        if not rel.startswith("en/assets/"):
-            continue
-        inside = rel[len("en/"):]
-        twin = site / inside
-        if any(fnmatch.fnmatchcase(inside, p) for p in SHARED) and twin.is_file() and filecmp.cmp(site / rel, twin, shallow=False):
-            moved.add(rel)
+    twin = {rel: site / rel[len("en/"):] for rel in _files(site) if rel.startswith("en/assets/")}   # the Chinese copy
+    moved = {rel for rel, zh in twin.items() if any(fnmatch.fnmatchcase(rel[len("en/"):], p) for p in SHARED)
+             and zh.is_file() and filecmp.cmp(site / rel, zh, shallow=False)}
     if not moved:
         return []
     public = public_prefix(site)
@@ -285,17 +223,24 @@ def share_english_assets(site: Path) -> list[str]:
             continue
         path = site / rel
         text = path.read_text(encoding="utf-8")
+        url_for = functools.partial(new_url, rel)
         if rel.endswith(".css"):
-            changed = CSS_URL.sub(lambda m: _css_url(m, lambda u: new_url(rel, u)), text)
+            changed = CSS_URL.sub(lambda m: _css_url(m, url_for), text)
         else:
-            changed = TAG.sub(lambda t: ATTRIBUTE.sub(lambda a: _attribute(a, lambda u: new_url(rel, u)), t.group(0)), text)
-            changed = CONFIG.sub(lambda c: c.group(1) + _config(c.group(2), lambda u: new_url(rel, u)) + c.group(3), changed)
+            changed = _rewrite_html(text, url_for)
         if changed != text:
             path.write_text(changed, encoding="utf-8")
     for rel in moved:
         (site / rel).unlink()
     _remove_empty_folders(site / "en" / "assets")
     return sorted(moved)
+
+
+def _rewrite_html(text: str, new_url) -> str:
+    """``text`` with each address its tags' attributes (:data:`ATTRIBUTE`) and Material's page
+    config name replaced by ``new_url(address)``, unless that is None."""
+    text = TAG.sub(lambda tag: ATTRIBUTE.sub(lambda a: _attribute(a, new_url), tag[0]), text)
+    return CONFIG.sub(lambda config: _config(config, new_url), text)
 
 
 def _attribute(match, new_url) -> str:
@@ -317,24 +262,20 @@ def _attribute(match, new_url) -> str:
 
 
 def _css_url(match, new_url) -> str:
-    value = next(g for g in match.groups() if g is not None)
-    replaced = new_url(value)
-    return match.group(0) if replaced is None else f'url("{replaced}")'
+    replaced = new_url(next(g for g in match.groups() if g is not None))
+    return match[0] if replaced is None else f'url("{replaced}")'
 
 
-def _config(text: str, new_url) -> str:
-    config = json.loads(text)
-    search = config.get("search")
+def _config(match, new_url) -> str:
+    """Material's page config (:data:`CONFIG`) with its search worker's address changed."""
+    search = json.loads(match[2]).get("search")
     replaced = new_url(search) if search else None
-    if replaced is None:
-        return text
-    return text.replace(json.dumps(search), json.dumps(replaced)).replace(f'"search": "{search}"', f'"search": "{replaced}"')
+    return match[0] if replaced is None else match[0].replace(json.dumps(search), json.dumps(replaced))
 
 
 def _remove_empty_folders(folder: Path) -> None:
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.rglob("*"), reverse=True):
+    """Remove ``folder`` and the folders in it that are (or become) empty."""
+    for path in sorted([folder, *folder.rglob("*")], reverse=True) if folder.is_dir() else []:
         if path.is_dir() and not any(path.iterdir()):
             path.rmdir()
 
@@ -343,17 +284,15 @@ def lean(site: Path) -> dict[str, list[str]]:
     """Make the built site ``site`` (after tools/pdf.py) the one to deploy, in place. Returns
     what left, by reason."""
     left: dict[str, list[str]] = {"print pages": [], "shared with the Chinese book": [], "not served": []}
-    if not _print_pages_linked(site):
+    pages = [site / rel for rel in _files(site) if rel.endswith(".html") and "print_page/" not in rel]
+    if not any(re.search(r"""href=["'][^"']*print_page/""", page.read_text(encoding="utf-8")) for page in pages):
         for root in LANG_ROOTS:
-            base = site / root if root else site
             for part in PRINT_SITE:
-                for path in sorted(base.glob(part + "*")) if not part.endswith("/") else [base / part.rstrip("/")]:
-                    if path.exists():
-                        left["print pages"].append(path.relative_to(site).as_posix())
-                        shutil.rmtree(path) if path.is_dir() else path.unlink()
+                for path in sorted((site / root).glob(part)):
+                    left["print pages"].append(path.relative_to(site).as_posix())
+                    shutil.rmtree(path) if path.is_dir() else path.unlink()
             for folder in ("css", "js"):
-                if (base / folder).is_dir() and not any((base / folder).iterdir()):
-                    (base / folder).rmdir()
+                _remove_empty_folders(site / root / folder)
     left["shared with the Chinese book"] = share_english_assets(site)
     for rel in _files(site):
         if any(fnmatch.fnmatchcase(rel, pattern) and rel.count("/") == pattern.count("/") for pattern in UNSERVED):

@@ -97,8 +97,9 @@ def chapter_titles(lang: str) -> list[str]:
 def print_page_facts(lang: str) -> dict:
     """What the print page holds, read in Chromium with print media (the state that is printed)."""
     from bookbuild.browser import launch, serve_site
+    from bookbuild.publish import public_prefix
 
-    with serve_site(SITE, prefix=pdf_tool.site_prefix(SITE)) as base, launch() as browser:
+    with serve_site(SITE, prefix=public_prefix(SITE)[1]) as base, launch() as browser:
         page = browser.new_page()
         page.goto(base + PRINT_PAGE[lang], timeout=300_000)   # 2 MB: a minute on a busy machine
         page.wait_for_load_state("load")

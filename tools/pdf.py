@@ -2,25 +2,21 @@
 
     python tools/pdf.py [--site site] [--lang zh en] [--edition student key]
 
-Reads site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin,
-in Debian's headless Chromium (Playwright), and writes for each language (names in
-bookbuild/offline_pdf.py):
+Prints site/print_page/ (zh) and site/en/print_page/ (en), written by mkdocs-print-site-plugin, in
+headless Chromium (bookbuild/browser.py) into site/pdf/ (names: bookbuild/offline_pdf.py):
 
-* the student edition, site/pdf/seeing-attention-<lang>.pdf: the book, with no reference
-  solution and no answer; each coding exercise prints as a worksheet (the task, the starting
-  code, ruled room to write) and each question with a few ruled lines under it;
-* the teacher's key, site/pdf/seeing-attention-<lang>-key.pdf: for every page that has them,
-  its questions with their answers and its exercises (the task, the starting code, a reference
-  solution), with its own contents.
+* the student edition: the book with no answer and no reference solution; each coding exercise
+  prints as a worksheet (the task, the starting code, ruled room to write), each question with a
+  few ruled lines under it;
+* the teacher's key: for every page that has them, its questions with their answers and its
+  exercises with a reference solution, with its own contents.
 
-Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py),
-waits until every formula is KaTeX markup (rendered at build time), every figure has loaded and
-the fonts are ready, opens every folded answer, and checks that nothing was requested from
-outside the site. Chinese is drawn with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py),
-so every font in the PDF is a named, embedded font (Chromium writes CFF fonts as Type 3). The
-table of contents gets page numbers in two passes: print, read where each contents link lands in
-the PDF, write the numbers in, print again (and check them). qpdf then packs the PDF's objects
-into compressed object streams (the tags for screen readers were a third of its bytes).
+Before printing it loads the print-only figures (lazy on screen: bookbuild/print_only.py), waits
+for the formulas, figures and fonts, opens every folded answer and checks that nothing was asked
+from outside the site. Chinese is drawn with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py:
+Chromium writes CFF fonts as Type 3). The contents get page numbers in passes: print, read where
+each contents link lands, write the numbers in, print again until they settle. qpdf then packs the
+PDF's objects into compressed object streams (the tags for screen readers were a third of its bytes).
 """
 
 from __future__ import annotations
@@ -28,51 +24,45 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the repository, for bookbuild (not installed)
-from bookbuild.browser import launch, serve_site  # noqa: E402
 from bookbuild import pdf_fonts  # noqa: E402
-from bookbuild.offline_pdf import PDF_CSS, pdf_name  # noqa: E402  (the build names the files)
+from bookbuild.browser import launch, serve_site  # noqa: E402
+from bookbuild.offline_pdf import pdf_name  # noqa: E402  (the build names the files)
+from bookbuild.publish import public_prefix  # noqa: E402
 
 PRINT_PAGE = {"zh": "/print_page/", "en": "/en/print_page/"}
 EDITIONS = ("student", "key")
 RUNNING_HEAD = {"zh": "看见注意力 · Seeing Attention", "en": "Seeing Attention · 看见注意力"}
 KEY_HEAD = {"zh": "看见注意力 · 教师答案册", "en": "Seeing Attention · Teacher's key"}
-# The worksheet's words (the student edition).
-WORKSHEET = {
-    "zh": {"code": "你的代码：", "answer": "你的回答："},
-    "en": {"code": "Your code:", "answer": "Your answer:"},
-}
+WORKSHEET = {"zh": {"code": "你的代码：", "answer": "你的回答："},   # the worksheets' labels
+             "en": {"code": "Your code:", "answer": "Your answer:"}}
+
+# A helper of the scripts below: a new element of a class, with children (nodes or text).
+ELEMENT = """const element = (tag, className, ...children) => {
+    const el = document.createElement(tag);
+    el.className = className;
+    el.append(...children);
+    return el;
+  };"""
 
 # The student edition: no answer, no reference solution. A folded question keeps its question
 # (the summary) and gets ruled lines; an exercise's printed form (bookbuild/exercise_pages.py: the
 # starting code, then the solution in a fold) loses the fold and gets ruled room for as many
 # lines as the solution has, and a few more. Returns what it changed.
 STUDENT = r"""(words) => {
+  """ + ELEMENT + r"""
   const book = document.querySelector('#print-site-page');
-  const ruled = (lines, label) => {
-    const box = document.createElement('div');
-    box.className = 'worksheet-room';
-    const caption = document.createElement('p');
-    caption.className = 'worksheet-room__label';
-    caption.textContent = label;
-    box.append(caption);
-    for (let i = 0; i < lines; i++) {
-      const line = document.createElement('div');
-      line.className = 'worksheet-room__line';
-      box.append(line);
-    }
-    return box;
-  };
+  const ruled = (lines, label) => element('div', 'worksheet-room', element('p', 'worksheet-room__label', label),
+    ...Array.from({length: lines}, () => element('div', 'worksheet-room__line')));
   let questions = 0, exercises = 0, solutions = 0;
   for (const form of book.querySelectorAll('[data-widget="exercise"] + .print-only')) {
     const solution = form.querySelector('details');
@@ -83,13 +73,8 @@ STUDENT = r"""(words) => {
     exercises += 1;
   }
   for (const d of book.querySelectorAll('details.question')) {
-    const item = document.createElement('div');
-    item.className = 'worksheet-question';
-    const question = document.createElement('p');
-    question.className = 'worksheet-question__text';
-    question.append(...d.querySelector(':scope > summary').childNodes);
-    item.append(question, ruled(3, words.answer));
-    d.replaceWith(item);
+    const question = element('p', 'worksheet-question__text', ...d.querySelector(':scope > summary').childNodes);
+    d.replaceWith(element('div', 'worksheet-question', question, ruled(3, words.answer)));
     questions += 1;
   }
   // any other reference solution (a success fold) leaves too
@@ -116,24 +101,19 @@ KEY = """() => {
       for (let p = el.previousElementSibling; p && !p.matches('h1, h2, h3, h4'); p = p.previousElementSibling) {
         if (!p.matches('.screen-only, [data-widget]')) task.unshift(p);
       }
-      const form = el.nextElementSibling;
-      kept.push(...task);
-      if (form && form.matches('.print-only')) kept.push(form);
+      kept.push(...task, ...[el.nextElementSibling].filter((form) => form && form.matches('.print-only')));
       exercises += 1;
     }
     if (kept.length) page.replaceChildren(...[title, ...kept].filter(Boolean));
     else page.remove();
   }
-  for (const chapter of book.querySelectorAll('section.print-page.md-section')) {
-    if (!chapter.querySelector('section.print-page[heading-number]')) chapter.remove();
-  }
+  book.querySelectorAll('section.print-page.md-section').forEach((chapter) =>
+    chapter.querySelector('section.print-page[heading-number]') || chapter.remove());
   for (const a of [...document.querySelectorAll('#print-page-toc a[href]')]) {   // the page's own URL + #id
     const id = decodeURIComponent(new URL(a.href, location.href).hash.slice(1));
     if (id && !document.getElementById(id)) a.closest('li').remove();
   }
-  for (const list of [...document.querySelectorAll('#print-page-toc ul')].reverse()) {
-    if (!list.querySelector('li')) list.remove();
-  }
+  document.querySelectorAll('#print-page-toc ul').forEach((list) => list.querySelector('li') || list.remove());
   return {questions, exercises};
 }"""
 
@@ -144,16 +124,12 @@ EAGER = """() => document.querySelectorAll('img[loading="lazy"]').forEach((img) 
 MAX_NAME = 127
 
 # True when the page is ready to print: math typeset, figures decoded, fonts loaded.
-READY = """() => {
-  const math = [...document.querySelectorAll('.arithmatex')];
-  const mathDone = math.every((el) => el.querySelector('.katex'));
-  const imgs = [...document.images];
-  const imgsDone = imgs.every((img) => img.complete);
-  return mathDone && imgsDone && document.fonts.status === 'loaded';
-}"""
+READY = """() => [...document.querySelectorAll('.arithmatex')].every((el) => el.querySelector('.katex'))
+  && [...document.images].every((img) => img.complete) && document.fonts.status === 'loaded'"""
 
 PREPARE = """() => {
-  const MAX_NAME = %d;   // MAX_NAME
+  const MAX_NAME = """ + str(MAX_NAME) + """;
+  """ + ELEMENT + """
   document.querySelectorAll('details').forEach((d) => d.setAttribute('open', ''));
   // Links inside the book become links inside the PDF: same-page anchors are made plain '#id'
   // (a PDF viewer cannot follow a link back to the local server that printed it).
@@ -205,28 +181,16 @@ PREPARE = """() => {
   }
   // Contents entries: title, dotted leader, page number (filled in after the first pass).
   const entries = [...document.querySelectorAll('#print-page-toc a[href^="#"]')];
-  for (const a of entries) {
-    if (a.querySelector('.toc-title')) continue;
-    const title = document.createElement('span');
-    title.className = 'toc-title';
-    title.append(...a.childNodes);
-    const leader = document.createElement('span');
-    leader.className = 'toc-leader';
-    const number = document.createElement('span');
-    number.className = 'toc-page';
-    a.append(title, leader, number);
+  for (const a of entries.filter((a) => !a.querySelector('.toc-title'))) {
+    a.append(element('span', 'toc-title', ...a.childNodes), element('span', 'toc-leader'), element('span', 'toc-page'));
   }
   return {anchors: entries.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))), leaks};
-}""" % MAX_NAME
-
-BROKEN = """() => {
-  const problems = [];
-  for (const img of document.images) {
-    if (img.complete && img.naturalWidth === 0) problems.push('figure did not load: ' + img.getAttribute('src'));
-  }
-  for (const el of document.querySelectorAll('.katex-error')) problems.push('KaTeX error: ' + el.textContent);
-  return problems;
 }"""
+
+BROKEN = """() => [
+  ...[...document.images].filter((img) => img.complete && img.naturalWidth === 0)
+    .map((img) => 'figure did not load: ' + img.getAttribute('src')),
+  ...[...document.querySelectorAll('.katex-error')].map((el) => 'KaTeX error: ' + el.textContent)]"""
 
 SET_NUMBERS = """(numbers) => {
   document.querySelectorAll('#print-page-toc a[href^="#"]').forEach((a) => {
@@ -234,6 +198,12 @@ SET_NUMBERS = """(numbers) => {
     a.querySelector('.toc-page').textContent = n === undefined ? '' : String(n);
   });
 }"""
+
+
+def _reader(pdf):
+    from pypdf import PdfReader
+
+    return PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
 
 
 def _dest_name(value) -> str:
@@ -246,9 +216,7 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
 
     Returns ({anchor: 1-based page}, [(page of the link, anchor, page it leads to or None)]).
     """
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    reader = _reader(pdf)
     named = {_dest_name(name): reader.get_destination_page_number(dest) + 1
              for name, dest in reader.named_destinations.items()}
     links = []
@@ -257,8 +225,7 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
             annot = annot.get_object()
             if annot.get("/Subtype") != "/Link":
                 continue
-            dest = annot.get("/Dest")
-            action = annot.get("/A")
+            dest, action = annot.get("/Dest"), annot.get("/A")
             if dest is None and action is not None and action.get("/S") == "/GoTo":
                 dest = action.get("/D")
             if dest is not None and not isinstance(dest, list):
@@ -268,18 +235,13 @@ def internal_links(pdf) -> tuple[dict[str, int], list[tuple[int, str, int | None
 
 def long_names(pdf) -> list[str]:
     """The named destinations of a PDF whose names are longer than a PDF name may be (MAX_NAME bytes)."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
-    return [name for name in reader.named_destinations if len(str(name).removeprefix("/").encode()) > MAX_NAME]
+    return [name for name in _reader(pdf).named_destinations if len(str(name).removeprefix("/").encode()) > MAX_NAME]
 
 
-def type3_fonts(pdf: Path) -> list[str]:
+def type3_fonts(pdf) -> list[str]:
     """The Type 3 fonts of a PDF (each glyph a drawing: what Chromium makes of a CFF font), by page."""
-    from pypdf import PdfReader
-
     found = []
-    for number, page in enumerate(PdfReader(pdf).pages, 1):
+    for number, page in enumerate(_reader(pdf).pages, 1):
         fonts = (page.get("/Resources") or {}).get("/Font") or {}
         found += [f"page {number}: {name}" for name, font in fonts.items() if font.get_object().get("/Subtype") == "/Type3"]
     return found
@@ -288,13 +250,12 @@ def type3_fonts(pdf: Path) -> list[str]:
 def pack(pdf: bytes) -> bytes:
     """The same PDF with its objects in compressed object streams and every stream recompressed
     (qpdf, lossless): Chromium writes each of ~32 000 tags for screen readers as a plain object."""
-    qpdf = shutil.which("qpdf")
-    if qpdf is None:
+    if shutil.which("qpdf") is None:
         raise SystemExit("tools/pdf.py needs qpdf: install Debian's qpdf package (make setup does it).")
     with tempfile.TemporaryDirectory() as tmp:
         raw, packed = Path(tmp) / "raw.pdf", Path(tmp) / "packed.pdf"
         raw.write_bytes(pdf)
-        subprocess.run([qpdf, "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
+        subprocess.run(["qpdf", "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
                         "--compression-level=9", "--deterministic-id", str(raw), str(packed)], check=True)
         return packed.read_bytes()
 
@@ -312,7 +273,7 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     head = (RUNNING_HEAD if edition == "student" else KEY_HEAD)[lang]
     page.add_style_tag(content=f'@page {{ @top-center {{ content: "{head.replace(chr(34), "")}"; }} }} '
                                '@page :first { @top-center { content: none; } }')
-    page.add_style_tag(path=str(ROOT / "overrides" / PDF_CSS))     # the print page's own layout
+    page.add_style_tag(path=str(ROOT / "overrides" / "print" / "pdf.css"))     # the print page's own layout
     page.evaluate(f"() => {{ document.documentElement.dataset.edition = {edition!r}; }}")
     kept = page.evaluate(STUDENT, WORKSHEET[lang]) if edition == "student" else page.evaluate(KEY)
     prepared = page.evaluate(PREPARE)
@@ -332,17 +293,14 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     if problems:
         raise SystemExit(f"{lang} ({edition}): not printing a broken book:\n  " + "\n  ".join(problems))
 
-    options = dict(format="A4", print_background=True, prefer_css_page_size=True, outline=True, tagged=True)
     numbers: dict[str, int] = {}
     for attempt in range(4):
-        pdf = page.pdf(**options)
+        pdf = page.pdf(format="A4", print_background=True, prefer_css_page_size=True, outline=True, tagged=True)
         where, _ = internal_links(pdf)
-        too_long = long_names(pdf)
-        if too_long:
+        if too_long := long_names(pdf):
             raise SystemExit(f"{lang} ({edition}): PDF names longer than {MAX_NAME} bytes (PREPARE shortens the ids "
                              f"links point at): {too_long[:5]}")
-        missing = [a for a in anchors if a not in where]
-        if missing:
+        if missing := [a for a in anchors if a not in where]:
             raise SystemExit(f"{lang} ({edition}): contents links that lead nowhere in the PDF: {missing}")
         found = {a: where[a] for a in anchors}
         if found == numbers:
@@ -352,25 +310,13 @@ def print_edition(browser, base: str, lang: str, edition: str, out: Path) -> dic
     else:
         raise SystemExit(f"{lang} ({edition}): contents page numbers did not settle: {numbers}")
     page.close()
-    path = out / pdf_name(lang, edition)
-    path.parent.mkdir(parents=True, exist_ok=True)
     packed = pack(pdf)
-    path.write_bytes(packed)
-    type3 = type3_fonts(path)
-    if type3:
+    if type3 := type3_fonts(packed):
         raise SystemExit(f"{lang} ({edition}): fonts embedded as Type 3 (a CFF font Chromium drew as pictures; "
                          f"bookbuild/pdf_fonts.py gives the CJK fonts TrueType outlines): {type3[:5]}")
-    return {"path": path, "bytes": len(packed), "unpacked": len(pdf), "contents": numbers, "kept": kept}
-
-
-def site_prefix(site: Path) -> str:
-    """The path part of SITE_URL the site was built for ('' or e.g. '/seeing-attention').
-
-    The print page is rendered with the context of the 404 page, whose links are rooted at that
-    path, so it is served under it to print."""
-    sitemap = site / "sitemap.xml"
-    found = re.search(r"<loc>([^<]+)</loc>", sitemap.read_text(encoding="utf-8")) if sitemap.is_file() else None
-    return urlparse(found[1]).path.rstrip("/") if found else ""
+    path = out / pdf_name(lang, edition)
+    path.write_bytes(packed)
+    return {"path": path, "pages": len(_reader(packed).pages), "bytes": len(packed), "unpacked": len(pdf), "kept": kept}
 
 
 def main() -> None:
@@ -381,43 +327,29 @@ def main() -> None:
     args = parser.parse_args()
     out = args.site / "pdf"
     out.mkdir(parents=True, exist_ok=True)
-    # Chromium draws Chinese with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py): a
-    # fontconfig of its own, cut to the characters of both print pages and the words added here,
-    # made once and handed to the processes below through the environment.
-    fonts = None
     if "BOOK_PDF_FONTS" not in os.environ:
-        fonts = Path(tempfile.mkdtemp(prefix="book-pdf-fonts-"))
-        extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(), *(w for words in WORKSHEET.values() for w in words.values())])
-        pages = [args.site / PRINT_PAGE[lang].strip("/") / "index.html" for lang in PRINT_PAGE]
-        os.environ["FONTCONFIG_FILE"] = str(pdf_fonts.fontconfig(fonts, pdf_fonts.page_characters(*pages) + extra))
-        os.environ["BOOK_PDF_FONTS"] = str(fonts)
-    try:
-        run(args, out)
-    finally:
-        if fonts is not None:
-            shutil.rmtree(fonts, ignore_errors=True)
-
-
-def run(args, out: Path) -> None:
-    if len(args.lang) > 1:
-        # One process per language, at the same time: a language's print is mostly Chromium laying
-        # out and printing ~240 pages on one core, so two run in about the time of the longer one.
-        runs = [subprocess.Popen([sys.executable, __file__, "--site", str(args.site), "--lang", lang,
-                                  "--edition", *args.edition]) for lang in args.lang]
-        failed = [lang for lang, run in zip(args.lang, runs) if run.wait() != 0]
-        if failed:
-            sys.exit(f"tools/pdf.py: printing failed for {', '.join(failed)} (see above)")
+        # Chromium draws Chinese with Noto CJK given TrueType outlines (bookbuild/pdf_fonts.py): a
+        # fontconfig of its own, cut to the characters of both print pages and the words added here,
+        # made once and handed through the environment to one process per language, which run at
+        # the same time: a language's print is mostly Chromium laying out ~240 pages on one core.
+        with tempfile.TemporaryDirectory(prefix="book-pdf-fonts-") as fonts:
+            extra = "".join([*RUNNING_HEAD.values(), *KEY_HEAD.values(),
+                             *(word for words in WORKSHEET.values() for word in words.values())])
+            pages = [args.site / PRINT_PAGE[lang].strip("/") / "index.html" for lang in PRINT_PAGE]
+            env = {**os.environ, "BOOK_PDF_FONTS": fonts, "FONTCONFIG_FILE": str(
+                pdf_fonts.fontconfig(Path(fonts), pdf_fonts.page_characters(*pages) + extra))}
+            runs = [subprocess.Popen([sys.executable, __file__, "--site", str(args.site), "--lang", lang,
+                                      "--edition", *args.edition], env=env) for lang in args.lang]
+            if failed := [lang for lang, run in zip(args.lang, runs) if run.wait() != 0]:
+                sys.exit(f"tools/pdf.py: printing failed for {', '.join(failed)} (see above)")
         return
-    from pypdf import PdfReader
-
-    with serve_site(args.site, prefix=site_prefix(args.site)) as base, launch() as browser:
+    with serve_site(args.site, prefix=public_prefix(args.site)[1]) as base, launch() as browser:
         for lang in args.lang:
             for edition in args.edition:
                 start = time.perf_counter()
                 result = print_edition(browser, base, lang, edition, out)
-                pages = len(PdfReader(result["path"]).pages)
                 shown = result["path"].relative_to(ROOT) if result["path"].is_relative_to(ROOT) else result["path"]
-                print(f"{shown}: {pages} pages, {result['bytes'] / 1024:.0f} KiB (Chromium wrote "
+                print(f"{shown}: {result['pages']} pages, {result['bytes'] / 1024:.0f} KiB (Chromium wrote "
                       f"{result['unpacked'] / 1024:.0f}), {result['kept']['questions']} questions, "
                       f"{result['kept']['exercises']} exercises, {time.perf_counter() - start:.1f} s "
                       f"(load average {os.getloadavg()[0]:.1f})", flush=True)

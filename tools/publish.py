@@ -2,10 +2,9 @@
 
     python tools/publish.py [--site site] [--check]
 
-`make publish` runs it after `make pdf`; CI runs it after `make test`, on the site the tests
-checked, just before uploading site/ to GitHub Pages. What leaves the site and what is checked:
-bookbuild/publish.py. It fails (exit 1) when a page, stylesheet or script names a file the site
-does not have, or when the site holds a file nothing names. --check only checks (and prints).
+`make publish` runs it after `make pdf`, CI after `make test`; what leaves the site and what is
+checked: bookbuild/publish.py. It fails (exit 1) when a page, stylesheet or script names a file
+the site does not have, or when the site holds a file nothing names. --check only checks (and prints).
 """
 
 from __future__ import annotations
@@ -34,8 +33,7 @@ def main() -> None:
         for reason, files in publish.lean(site).items():
             print(f"left the site ({reason}): {len(files)} files")
     found = publish.problems(site)
-    after = publish.total(site)
-    print(f"{site}: {after / MB:.1f} MB" + ("" if args.check else f" (was {before / MB:.1f} MB)"))
+    print(f"{site}: {publish.total(site) / MB:.1f} MB" + ("" if args.check else f" (was {before / MB:.1f} MB)"))
     for part, size, count in publish.parts(site):
         print(f"  {part:<40s}{size / MB:7.2f} MB {count:6d} files")
     if found:

@@ -4,9 +4,6 @@
     python tools/shoot.py /ch3/softmax/ --click "button.listing-edit" --click ".listing-live [data-action=run]" \
         --wait ".listing-live[data-state=same]" --at ".listing-live"      # a listing in edit mode, run
 
---click clicks the first match of each selector in turn, --wait waits for a selector (up to 3
-minutes: a run may load Python), --at scrolls the first match to the top before the screenshot.
-
 Serves site/ on a free localhost port and aborts every request to anywhere else.
 """
 
@@ -21,15 +18,15 @@ from bookbuild.browser import launch, serve_site  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+")
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--full", action="store_true", help="capture the full page")
     parser.add_argument("--out", default="test-artifacts/shots")
-    parser.add_argument("--click", action="append", default=[], help="a selector to click first (repeatable)")
-    parser.add_argument("--wait", help="a selector to wait for before the screenshot")
-    parser.add_argument("--at", help="a selector to scroll to the top of the screen")
+    parser.add_argument("--click", action="append", default=[], help="a selector to click (first match; repeatable)")
+    parser.add_argument("--wait", help="a selector to wait for (3 min at most: a run may load Python)")
+    parser.add_argument("--at", help="a selector whose first match to scroll to the top of the screen")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
