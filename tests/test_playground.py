@@ -127,6 +127,9 @@ def playground():
     with serve_site() as base, launch() as browser:
         page = browser.new_page(1000, 900)
         page.set_default_timeout(30000)
+        # open, so that each test can run alone (xdist may give a worker any one of them)
+        page.goto(f"{base}/en/playground/")
+        page.wait_for_selector(".cm-content")
         yield base, page
         assert not page.outside, f"requests to outside the site: {page.outside}"
         assert not page.errors, f"console errors: {page.errors}"
