@@ -42,44 +42,7 @@ CHAPTERS = tuple(f"ch{n}" for n in range(13))
 TEACH_PAGE = "teach.md"
 SLIDES = "slides.md"           # a chapter's deck: docs/<lang>/chN/slides.md (bookbuild/slides.py)
 
-LABELS = {
-    "zh": {
-        "objectives": "学完这一章，你能",
-        "checked": "检验", "exercise": "练习", "question": "{section} 节第 {n} 题", "checked_question": "小测",
-        "time": "预计用时", "reading": "阅读", "practice": "练习",
-        "how": "怎么估算的", "slides": "幻灯片", "slides_link": "本章的幻灯片",
-        "about": "约 {t}", "hours": "{h} 小时", "minutes": "{m} 分钟", "hm": "{h} 小时 {m} 分钟",
-        "table": ["章", "阅读", "练习", "合计", "幻灯片"],
-        "practice_cell": "{exercises} 道编程练习、{questions} 道思考题：{t}",
-        "open": "打开",
-        "pace": {
-            "words": "正文：每分钟 {n} 个汉字；夹在中文里的英文单词、数字按每分钟 {w} 个计；",
-            "code": "代码：每分钟读 {n} 行（代码连同它打印出的结果）；",
-            "each": "每张图 {figure} 分钟，每个展示公式 {formula} 分钟，每个能动手的交互图 {widget} 分钟，每本实验笔记 {lab} 分钟；",
-            "practice": "每道思考题或小测 {question} 分钟（先想，再看答案），每道编程练习 {exercise} 分钟；",
-            "round": "每个时间都取到最接近的 {n} 分钟。",
-        },
-    },
-    "en": {
-        "objectives": "By the end of this chapter you can",
-        "checked": "Checked by", "exercise": "the exercise", "question": "question {n} of {section}",
-        "checked_question": "the question",
-        "time": "Time", "reading": "reading", "practice": "practice",
-        "how": "how this is estimated", "slides": "Slides", "slides_link": "this chapter's slides",
-        "about": "about {t}", "hours": "{h} h", "minutes": "{m} min", "hm": "{h} h {m} min",
-        "table": ["Chapter", "Reading", "Practice", "Total", "Slides"],
-        "practice_cell": "{exercises} coding exercises, {questions} questions: {t}",
-        "practice_cell_one": "{exercises} coding exercise, {questions} questions: {t}",
-        "open": "open",
-        "pace": {
-            "words": "prose: {w} words a minute;",
-            "code": "listings: {n} lines a minute (the code and what it prints);",
-            "each": "{figure} minute per figure, {formula} per display formula, {widget} per interactive widget, {lab} per lab notebook;",
-            "practice": "{question} minutes per question, folded or checked (think first, then open the answer), {exercise} per coding exercise;",
-            "round": "every time is rounded to the nearest {n} minutes.",
-        },
-    },
-}
+LABELS = yaml.safe_load((DOCS / "labels.yml").read_text(encoding="utf-8"))["course"]   # the words, per language
 
 
 # --------------------------------------------------------------------------
@@ -578,7 +541,7 @@ def time_table_markdown(lang: str, from_page: str) -> str:
 
     def practice_cell(chapter):
         load, practice = load_of(lang, chapter), times(lang, chapter)[1]
-        form = lab.get("practice_cell_one", lab["practice_cell"]) if load.exercises == 1 else lab["practice_cell"]
+        form = lab["practice_cell_one" if load.exercises == 1 else "practice_cell"]
         return form.format(exercises=load.exercises, questions=load.questions, t=duration(practice, lang))
 
     for chapter in CHAPTERS:

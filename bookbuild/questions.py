@@ -33,6 +33,7 @@ import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,18 +44,7 @@ EMBED = re.compile(r"""\{\{\s*question\(\s*["'](?P<id>[a-z0-9-]+)["']\s*(?:,\s*(
 LETTERS = "ABCDEFGH"
 ID = re.compile(r"^ch\d+-[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-LABELS = {
-    "zh": {
-        "question": "小测", "answer": "答案", "answerIs": "答案是 **{answer}**。",
-        "link": "这道小测的链接", "write": "答：", "circle": "圈出一个：{letters}",
-        "mistakes": "常见的错误答案：",
-    },
-    "en": {
-        "question": "Check yourself", "answer": "Answer", "answerIs": "The answer is **{answer}**.",
-        "link": "Link to this question", "write": "Answer:", "circle": "Circle one: {letters}",
-        "mistakes": "Common wrong answers:",
-    },
-}
+LABELS = yaml.safe_load((DOCS / "labels.yml").read_text(encoding="utf-8"))["questions"]
 
 
 @functools.lru_cache(maxsize=1)
