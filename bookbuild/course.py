@@ -275,10 +275,10 @@ def check_link(lang: str, check: dict, from_page: str) -> str:
         link = f"[{exercise_text(lang, check['exercise'])}]({rel(target, from_page)})"
         return f"{where} 节的{lab['exercise']}{link}" if lang == "zh" else f"{lab['exercise']} {link} in {where}"
     if "checked" in check:
-        from .questions import anchor, get
+        from .questions import anchor, get, load_all
 
         page = checked_in(lang)[check["checked"]]
-        title_text = get(check["checked"]).title[lang]
+        title_text = get(load_all(), check["checked"])[1].title[lang]
         link = f"[{'“' + title_text + '”' if lang == 'zh' else title_text}]({rel(page + '#' + anchor(check['checked']), from_page)})"
         where = number(lang, page)
         return f"{where} 节的{lab['checked_question']}{link}" if lang == "zh" else f"{lab['checked_question']} {link} in {where}"

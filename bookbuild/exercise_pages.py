@@ -38,7 +38,6 @@ import html
 import os
 import posixpath
 import re
-import runpy
 from pathlib import Path
 
 import yaml
@@ -73,24 +72,7 @@ def course_mode() -> str:
 @functools.lru_cache(maxsize=1)
 def load_all() -> dict:
     """{exercise id: (path relative to the repository, Exercise)} for every exercises/ch*/*.py."""
-    found = {}
-    for path in sorted(EXERCISES.glob("ch*/*.py")):
-        try:
-            exercise = runpy.run_path(str(path))["EXERCISE"]
-        except Exception as error:  # noqa: BLE001  (any error in an exercise file stops the build, named)
-            raise PluginError(f"exercises: {path.relative_to(ROOT)} did not load: {type(error).__name__}: {error}") from None
-        if exercise.id in found:
-            raise PluginError(f"exercises: the id {exercise.id!r} is used by both {found[exercise.id][0]} and "
-                              f"{path.relative_to(ROOT).as_posix()}")
-        found[exercise.id] = (path.relative_to(ROOT).as_posix(), exercise)
-    return found
-
-
-def _get(exercise_id: str):
-    exercises = load_all()
-    if exercise_id not in exercises:
-        raise PluginError(f"exercises: no exercise has the id {exercise_id!r}; there are {sorted(exercises)}")
-    return exercises[exercise_id]
+    return questions.load(sorted(EXERCISES.glob("ch*/*.py")), "EXERCISE", "exercises")
 
 
 def _for_language(source: str, lang: str) -> str:
@@ -125,18 +107,27 @@ def embedded_in(lang: str) -> dict:
 NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)?$", re.M)
 
 
-def reading_order(lang: str) -> list[str]:
-    """Every exercise id as a reader meets them: pages in the nav's order (mkdocs.yml), then from
-    the top of a page down. The chapter's list on its index page follows this order."""
+def _order(lang: str, pattern: re.Pattern, ids) -> list[str]:
+    """``ids`` as a reader meets them: pages in the nav's order (mkdocs.yml), then from the top of a
+    page down; those no page embeds (``pattern``) last, in the order given."""
     rank = {page: i for i, page in enumerate(NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))}
     base = DOCS / lang
     where = {}
     for path in sorted(base.rglob("*.md")):
         page = path.relative_to(base).as_posix()
-        for match in EMBED.finditer(path.read_text(encoding="utf-8")):
+        for match in pattern.finditer(path.read_text(encoding="utf-8")):
             where[match["id"]] = (rank.get(page, len(rank)), page, match.start())
-    unplaced = (len(rank) + 1, "", 0)
-    return sorted(load_all(), key=lambda exercise_id: (*where.get(exercise_id, unplaced), exercise_id))
+    return sorted(ids, key=lambda i: where.get(i, (len(rank) + 1, "", 0)))
+
+
+def reading_order(lang: str) -> list[str]:
+    """Every exercise id as a reader meets them (the chapter's list on its index page follows it)."""
+    return _order(lang, EMBED, sorted(load_all()))
+
+
+def question_order(lang: str) -> list[str]:
+    """Every checked question as a reader meets them, then those no page embeds, in their files' order."""
+    return _order(lang, questions.EMBED, list(questions.load_all()))
 
 
 def inputs(lang: str) -> list:
@@ -157,20 +148,6 @@ def _url(page: str | None) -> str | None:
         return None
     stem = page[: -len(".md")]
     return (posixpath.dirname(stem) + "/") if posixpath.basename(stem) == "index" else stem + "/"
-
-
-def question_order(lang: str) -> list[str]:
-    """Every checked question embedded in ``lang``'s book, as a reader meets them (like
-    :func:`reading_order`), then those no page embeds, in their files' order."""
-    rank = {page: i for i, page in enumerate(NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))}
-    base = DOCS / lang
-    where = {}
-    for path in sorted(base.rglob("*.md")):
-        page = path.relative_to(base).as_posix()
-        for match in questions.EMBED.finditer(path.read_text(encoding="utf-8")):
-            where[match["id"]] = (rank.get(page, len(rank)), page, match.start())
-    order = list(questions.load_all())
-    return sorted(order, key=lambda q: (where.get(q, (len(rank) + 1, "", 0)), order.index(q)))
 
 
 def anchor(exercise_id: str) -> str:
@@ -212,7 +189,7 @@ def _code(source: str) -> str:
 def exercise_markdown(exercise_id: str, lang: str) -> str:
     """The widget, whose id is the exercise's anchor, and its printed form (starter code, and the
     solution in a fold, except in a graded course)."""
-    _, ex = _get(exercise_id)
+    _, ex = questions.get(load_all(), exercise_id, "exercises")
     labels = LABELS[lang]
     solution = "\n".join("    " + line if line else "" for line in _code(_for_language(ex.solution, lang)).splitlines())
     fold = "" if course_mode() == "graded" else f'??? success "{labels["solution"]}"\n\n{solution}\n\n'
@@ -246,7 +223,7 @@ def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
     if listed:
         lines.append("")
         for question_id in listed:
-            title = questions.get(question_id).title[lang]
+            title = questions.load_all()[question_id][1].title[lang]
             lines.append(f"- [{html.escape(title)}]({posixpath.relpath(asked[question_id], here)}#{questions.anchor(question_id)})")
     return (
         f'<div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="{chapter}"></div>\n\n'
