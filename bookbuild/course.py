@@ -28,7 +28,7 @@ import html as htmllib
 import math
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
@@ -69,6 +69,7 @@ def course() -> dict:
 def check_course(data) -> None:
     """Raise CourseError naming the place of the first problem: every chapter has 3 to 5
     objectives, each with both languages and a check that exists in its chapter."""
+    from . import questions
     from .exercise_pages import load_all
 
     if not isinstance(data, dict) or not isinstance(data.get("pace"), dict) or not isinstance(data.get("objectives"), dict):
@@ -112,7 +113,7 @@ def check_course(data) -> None:
                                           f"so `number: {number}` names none of them")
             elif "checked" in check:
                 for lang in LANGS:
-                    page = checked_in(lang).get(check["checked"])
+                    page = questions.embedded_in(lang).get(check["checked"])
                     if page is None:
                         raise CourseError(f"{where}: no page of docs/{lang}/ embeds the checked question {check['checked']!r}")
                     if not page.startswith(f"{chapter}/"):
@@ -251,18 +252,21 @@ def question_target(lang: str, page: str, n: int) -> str:
     return f"{page}#{anchor_before(lang, page, found[n - 1].start())}"
 
 
-def checked_in(lang: str) -> dict:
-    """{checked question id: page} of the book in ``lang`` (bookbuild/questions.py)."""
-    from .questions import embedded_in as questions_embedded_in
-
-    return questions_embedded_in(lang)
+def quoted(lang: str, title_text: str) -> str:
+    """An exercise's or a question's title as a link shows it: in “” in Chinese."""
+    return f"“{title_text}”" if lang == "zh" else title_text
 
 
 def exercise_text(lang: str, exercise_id: str) -> str:
     from .exercise_pages import load_all
 
-    title_text = load_all()[exercise_id][1].title[lang]
-    return f"“{title_text}”" if lang == "zh" else title_text
+    return quoted(lang, load_all()[exercise_id][1].title[lang])
+
+
+def exercise_ref(lang: str, exercise_id: str, from_page: str) -> tuple[str, str]:
+    """([the exercise's title](its page#the heading above it), the number of its section)."""
+    target = exercise_target(lang, exercise_id)
+    return f"[{exercise_text(lang, exercise_id)}]({rel(target, from_page)})", number(lang, target.split("#")[0])
 
 
 def check_link(lang: str, check: dict, from_page: str) -> str:
@@ -270,16 +274,14 @@ def check_link(lang: str, check: dict, from_page: str) -> str:
     "[question 4 of 3.6](…)" (in Chinese: "3.3 节的练习[“…”](…)", "[3.6 节第 4 题](…)")."""
     lab = LABELS[lang]
     if "exercise" in check:
-        target = exercise_target(lang, check["exercise"])
-        where = number(lang, target.split("#")[0])
-        link = f"[{exercise_text(lang, check['exercise'])}]({rel(target, from_page)})"
+        link, where = exercise_ref(lang, check["exercise"], from_page)
         return f"{where} 节的{lab['exercise']}{link}" if lang == "zh" else f"{lab['exercise']} {link} in {where}"
     if "checked" in check:
-        from .questions import anchor, get, load_all
+        from .questions import anchor, embedded_in, get, load_all
 
-        page = checked_in(lang)[check["checked"]]
-        title_text = get(load_all(), check["checked"])[1].title[lang]
-        link = f"[{'“' + title_text + '”' if lang == 'zh' else title_text}]({rel(page + '#' + anchor(check['checked']), from_page)})"
+        page = embedded_in(lang)[check["checked"]]
+        title_text = quoted(lang, get(load_all(), check["checked"])[1].title[lang])
+        link = f"[{title_text}]({rel(page + '#' + anchor(check['checked']), from_page)})"
         where = number(lang, page)
         return f"{where} 节的{lab['checked_question']}{link}" if lang == "zh" else f"{lab['checked_question']} {link} in {where}"
     page, n = check["question"], check["number"]
@@ -307,8 +309,7 @@ class Load:
     pages: list = field(default_factory=list)
 
     def __add__(self, other: "Load") -> "Load":
-        return Load(*(getattr(self, f) + getattr(other, f) for f in
-                      ("words", "han", "code_lines", "figures", "formulas", "widgets", "labs", "questions", "exercises", "pages")))
+        return Load(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Load)))
 
 
 PRINT_ONLY = re.compile(r'<div class="print-only" markdown>.*?\n</div>', re.S)
@@ -474,19 +475,13 @@ def load_of(lang: str, what: str) -> Load:
     pages = chapter_pages(what) if what in CHAPTERS else [what]
     if not pages:
         raise PluginError(f"course: {what!r} is neither a chapter nor a page of the nav")
-    total = Load()
-    for page in pages:
-        total = total + page_load(lang, page)
-    return total
+    return sum((page_load(lang, page) for page in pages), Load())
 
 
 def times(lang: str, *what: str) -> tuple[int, int, int]:
     """(reading, practice, total) minutes of chapters or pages, each rounded. Only once every page
     is rendered: a page writes a time with :func:`later`."""
-    load = Load()
-    for item in what:
-        load = load + load_of(lang, item)
-    reading, practice = minutes(load, lang)
+    reading, practice = minutes(sum((load_of(lang, item) for item in what), Load()), lang)
     return rounded(reading), rounded(practice) if practice else 0, rounded(reading + practice)
 
 
@@ -596,10 +591,8 @@ def register_macros(env) -> None:
     def exercise_link(exercise_id: str) -> str:
         """[the exercise's title](its page#the heading above it) (its section's number)."""
         lang, page = here()
-        target = exercise_target(lang, exercise_id)
-        where = number(lang, target.split("#")[0])
-        return (f"[{exercise_text(lang, exercise_id)}]({rel(target, page)})" +
-                (f"（{where}）" if lang == "zh" else f" ({where})"))
+        link, where = exercise_ref(lang, exercise_id, page)
+        return link + (f"（{where}）" if lang == "zh" else f" ({where})")
 
     @env.macro
     def question_link(question_page: str, n: int) -> str:

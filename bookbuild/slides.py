@@ -28,6 +28,7 @@ BroadcastChannel) and printing (reveal's ``?print-pdf``). tests/test_slides.py c
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 import unicodedata
 
@@ -99,10 +100,7 @@ def practice_markdown(lang: str, chapter: str, from_page: str) -> str:
     sep = "：" if lang == "zh" else ": "
     parts = []
     if exercises:
-        links = []
-        for exercise_id in exercises:
-            target = course.exercise_target(lang, exercise_id)
-            links.append(f"[{course.exercise_text(lang, exercise_id)}]({course.rel(target, from_page)})")
+        links = [course.exercise_ref(lang, exercise_id, from_page)[0] for exercise_id in exercises]
         parts.append(f"- **{lab['practice_exercises']}**{sep}" + ("、" if lang == "zh" else "; ").join(links))
     if questions:
         links = [course.check_link(lang, q, from_page) for q in questions]
@@ -220,8 +218,6 @@ def listing_layout(code: str, output: str) -> tuple[str, float]:
 
 
 def _text(block: str) -> str:
-    import html as htmllib
-
     return htmllib.unescape(TAG.sub("", block))
 
 
