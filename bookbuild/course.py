@@ -28,7 +28,7 @@ import html as htmllib
 import math
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
@@ -42,44 +42,7 @@ CHAPTERS = tuple(f"ch{n}" for n in range(13))
 TEACH_PAGE = "teach.md"
 SLIDES = "slides.md"           # a chapter's deck: docs/<lang>/chN/slides.md (bookbuild/slides.py)
 
-LABELS = {
-    "zh": {
-        "objectives": "学完这一章，你能",
-        "checked": "检验", "exercise": "练习", "question": "{section} 节第 {n} 题", "checked_question": "小测",
-        "time": "预计用时", "reading": "阅读", "practice": "练习",
-        "how": "怎么估算的", "slides": "幻灯片", "slides_link": "本章的幻灯片",
-        "about": "约 {t}", "hours": "{h} 小时", "minutes": "{m} 分钟", "hm": "{h} 小时 {m} 分钟",
-        "table": ["章", "阅读", "练习", "合计", "幻灯片"],
-        "practice_cell": "{exercises} 道编程练习、{questions} 道思考题：{t}",
-        "open": "打开",
-        "pace": {
-            "words": "正文：每分钟 {n} 个汉字；夹在中文里的英文单词、数字按每分钟 {w} 个计；",
-            "code": "代码：每分钟读 {n} 行（代码连同它打印出的结果）；",
-            "each": "每张图 {figure} 分钟，每个展示公式 {formula} 分钟，每个能动手的交互图 {widget} 分钟，每本实验笔记 {lab} 分钟；",
-            "practice": "每道思考题或小测 {question} 分钟（先想，再看答案），每道编程练习 {exercise} 分钟；",
-            "round": "每个时间都取到最接近的 {n} 分钟。",
-        },
-    },
-    "en": {
-        "objectives": "By the end of this chapter you can",
-        "checked": "Checked by", "exercise": "the exercise", "question": "question {n} of {section}",
-        "checked_question": "the question",
-        "time": "Time", "reading": "reading", "practice": "practice",
-        "how": "how this is estimated", "slides": "Slides", "slides_link": "this chapter's slides",
-        "about": "about {t}", "hours": "{h} h", "minutes": "{m} min", "hm": "{h} h {m} min",
-        "table": ["Chapter", "Reading", "Practice", "Total", "Slides"],
-        "practice_cell": "{exercises} coding exercises, {questions} questions: {t}",
-        "practice_cell_one": "{exercises} coding exercise, {questions} questions: {t}",
-        "open": "open",
-        "pace": {
-            "words": "prose: {w} words a minute;",
-            "code": "listings: {n} lines a minute (the code and what it prints);",
-            "each": "{figure} minute per figure, {formula} per display formula, {widget} per interactive widget, {lab} per lab notebook;",
-            "practice": "{question} minutes per question, folded or checked (think first, then open the answer), {exercise} per coding exercise;",
-            "round": "every time is rounded to the nearest {n} minutes.",
-        },
-    },
-}
+LABELS = yaml.safe_load((DOCS / "labels.yml").read_text(encoding="utf-8"))["course"]   # the words, per language
 
 
 # --------------------------------------------------------------------------
@@ -106,6 +69,7 @@ def course() -> dict:
 def check_course(data) -> None:
     """Raise CourseError naming the place of the first problem: every chapter has 3 to 5
     objectives, each with both languages and a check that exists in its chapter."""
+    from . import questions
     from .exercise_pages import load_all
 
     if not isinstance(data, dict) or not isinstance(data.get("pace"), dict) or not isinstance(data.get("objectives"), dict):
@@ -149,7 +113,7 @@ def check_course(data) -> None:
                                           f"so `number: {number}` names none of them")
             elif "checked" in check:
                 for lang in LANGS:
-                    page = checked_in(lang).get(check["checked"])
+                    page = questions.embedded_in(lang).get(check["checked"])
                     if page is None:
                         raise CourseError(f"{where}: no page of docs/{lang}/ embeds the checked question {check['checked']!r}")
                     if not page.startswith(f"{chapter}/"):
@@ -288,18 +252,21 @@ def question_target(lang: str, page: str, n: int) -> str:
     return f"{page}#{anchor_before(lang, page, found[n - 1].start())}"
 
 
-def checked_in(lang: str) -> dict:
-    """{checked question id: page} of the book in ``lang`` (bookbuild/questions.py)."""
-    from .questions import embedded_in as questions_embedded_in
-
-    return questions_embedded_in(lang)
+def quoted(lang: str, title_text: str) -> str:
+    """An exercise's or a question's title as a link shows it: in “” in Chinese."""
+    return f"“{title_text}”" if lang == "zh" else title_text
 
 
 def exercise_text(lang: str, exercise_id: str) -> str:
     from .exercise_pages import load_all
 
-    title_text = load_all()[exercise_id][1].title[lang]
-    return f"“{title_text}”" if lang == "zh" else title_text
+    return quoted(lang, load_all()[exercise_id][1].title[lang])
+
+
+def exercise_ref(lang: str, exercise_id: str, from_page: str) -> tuple[str, str]:
+    """([the exercise's title](its page#the heading above it), the number of its section)."""
+    target = exercise_target(lang, exercise_id)
+    return f"[{exercise_text(lang, exercise_id)}]({rel(target, from_page)})", number(lang, target.split("#")[0])
 
 
 def check_link(lang: str, check: dict, from_page: str) -> str:
@@ -307,16 +274,14 @@ def check_link(lang: str, check: dict, from_page: str) -> str:
     "[question 4 of 3.6](…)" (in Chinese: "3.3 节的练习[“…”](…)", "[3.6 节第 4 题](…)")."""
     lab = LABELS[lang]
     if "exercise" in check:
-        target = exercise_target(lang, check["exercise"])
-        where = number(lang, target.split("#")[0])
-        link = f"[{exercise_text(lang, check['exercise'])}]({rel(target, from_page)})"
+        link, where = exercise_ref(lang, check["exercise"], from_page)
         return f"{where} 节的{lab['exercise']}{link}" if lang == "zh" else f"{lab['exercise']} {link} in {where}"
     if "checked" in check:
-        from .questions import anchor, get
+        from .questions import anchor, embedded_in, get, load_all
 
-        page = checked_in(lang)[check["checked"]]
-        title_text = get(check["checked"]).title[lang]
-        link = f"[{'“' + title_text + '”' if lang == 'zh' else title_text}]({rel(page + '#' + anchor(check['checked']), from_page)})"
+        page = embedded_in(lang)[check["checked"]]
+        title_text = quoted(lang, get(load_all(), check["checked"])[1].title[lang])
+        link = f"[{title_text}]({rel(page + '#' + anchor(check['checked']), from_page)})"
         where = number(lang, page)
         return f"{where} 节的{lab['checked_question']}{link}" if lang == "zh" else f"{lab['checked_question']} {link} in {where}"
     page, n = check["question"], check["number"]
@@ -344,8 +309,7 @@ class Load:
     pages: list = field(default_factory=list)
 
     def __add__(self, other: "Load") -> "Load":
-        return Load(*(getattr(self, f) + getattr(other, f) for f in
-                      ("words", "han", "code_lines", "figures", "formulas", "widgets", "labs", "questions", "exercises", "pages")))
+        return Load(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Load)))
 
 
 PRINT_ONLY = re.compile(r'<div class="print-only" markdown>.*?\n</div>', re.S)
@@ -511,19 +475,13 @@ def load_of(lang: str, what: str) -> Load:
     pages = chapter_pages(what) if what in CHAPTERS else [what]
     if not pages:
         raise PluginError(f"course: {what!r} is neither a chapter nor a page of the nav")
-    total = Load()
-    for page in pages:
-        total = total + page_load(lang, page)
-    return total
+    return sum((page_load(lang, page) for page in pages), Load())
 
 
 def times(lang: str, *what: str) -> tuple[int, int, int]:
     """(reading, practice, total) minutes of chapters or pages, each rounded. Only once every page
     is rendered: a page writes a time with :func:`later`."""
-    load = Load()
-    for item in what:
-        load = load + load_of(lang, item)
-    reading, practice = minutes(load, lang)
+    reading, practice = minutes(sum((load_of(lang, item) for item in what), Load()), lang)
     return rounded(reading), rounded(practice) if practice else 0, rounded(reading + practice)
 
 
@@ -578,7 +536,7 @@ def time_table_markdown(lang: str, from_page: str) -> str:
 
     def practice_cell(chapter):
         load, practice = load_of(lang, chapter), times(lang, chapter)[1]
-        form = lab.get("practice_cell_one", lab["practice_cell"]) if load.exercises == 1 else lab["practice_cell"]
+        form = lab["practice_cell_one" if load.exercises == 1 else "practice_cell"]
         return form.format(exercises=load.exercises, questions=load.questions, t=duration(practice, lang))
 
     for chapter in CHAPTERS:
@@ -633,10 +591,8 @@ def register_macros(env) -> None:
     def exercise_link(exercise_id: str) -> str:
         """[the exercise's title](its page#the heading above it) (its section's number)."""
         lang, page = here()
-        target = exercise_target(lang, exercise_id)
-        where = number(lang, target.split("#")[0])
-        return (f"[{exercise_text(lang, exercise_id)}]({rel(target, page)})" +
-                (f"（{where}）" if lang == "zh" else f" ({where})"))
+        link, where = exercise_ref(lang, exercise_id, page)
+        return link + (f"（{where}）" if lang == "zh" else f" ({where})")
 
     @env.macro
     def question_link(question_page: str, n: int) -> str:

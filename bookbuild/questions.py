@@ -33,6 +33,7 @@ import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,63 +44,38 @@ EMBED = re.compile(r"""\{\{\s*question\(\s*["'](?P<id>[a-z0-9-]+)["']\s*(?:,\s*(
 LETTERS = "ABCDEFGH"
 ID = re.compile(r"^ch\d+-[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-LABELS = {
-    "zh": {
-        "question": "小测", "answer": "答案", "answerIs": "答案是 **{answer}**。",
-        "link": "这道小测的链接", "write": "答：", "circle": "圈出一个：{letters}",
-        "mistakes": "常见的错误答案：",
-    },
-    "en": {
-        "question": "Check yourself", "answer": "Answer", "answerIs": "The answer is **{answer}**.",
-        "link": "Link to this question", "write": "Answer:", "circle": "Circle one: {letters}",
-        "mistakes": "Common wrong answers:",
-    },
-}
+LABELS = yaml.safe_load((DOCS / "labels.yml").read_text(encoding="utf-8"))["questions"]
 
 
 @functools.lru_cache(maxsize=1)
 def _page_macros() -> dict:
-    """The macros the pages use, as bookbuild/macros.py's define_env registers them."""
+    """The macros the pages use, as bookbuild/macros.py's define_env registers them (into just
+    enough of a mkdocs-macros environment to collect them)."""
+    from types import SimpleNamespace
+
     from . import macros
 
-    class Collect:
-        """Just enough of a mkdocs-macros environment to collect what define_env registers."""
+    env = SimpleNamespace(variables={}, macros={})
 
-        def __init__(self):
-            self.variables, self.macros = {}, {}
+    def macro(function, name=""):
+        env.macros[name or function.__name__] = function
+        return function
 
-        def macro(self, function, name=""):
-            self.macros[name or function.__name__] = function
-            return function
-
-    env = Collect()
+    env.macro = macro
     macros.define_env(env)
     return env.macros
 
 
-def num(x, digits: int = 3) -> str:
-    """The pages' ``num``: num(0.94649, 3) -> 0.946."""
-    return _page_macros()["num"](x, digits)
+def _formatter(name: str):
+    def formatter(*args, **kwargs):
+        return _page_macros()[name](*args, **kwargs)
+    formatter.__name__ = formatter.__qualname__ = name
+    return formatter
 
 
-def pct(x, digits: int = 1) -> str:
-    """The pages' ``pct``: pct(0.94649) -> 94.6%."""
-    return _page_macros()["pct"](x, digits)
-
-
-def vec(xs, digits: int = 3) -> str:
-    """The pages' ``vec``: vec([0.5, 0.25]) -> [0.500, 0.250]."""
-    return _page_macros()["vec"](xs, digits)
-
-
-def zhnum(x, sig: int = 2) -> str:
-    """The pages' ``zhnum`` (Chinese number habits): zhnum(11_000_000) -> 1100 万."""
-    return _page_macros()["zhnum"](x, sig)
-
-
-def sci(x, sig: int = 2) -> str:
-    """The pages' ``sci``: sci(2.1e-9) -> 2.1×10⁻⁹."""
-    return _page_macros()["sci"](x, sig)
+# The pages' formatters: num(0.94649, 3) -> 0.946, pct(0.94649) -> 94.6%, vec([0.5, 0.25]) -> [0.500, 0.250],
+# zhnum(11_000_000) -> 1100 万 (Chinese number habits), sci(2.1e-9) -> 2.1×10⁻⁹.
+num, pct, vec, zhnum, sci = map(_formatter, ("num", "pct", "vec", "zhnum", "sci"))
 
 
 def _texts(what: str, value) -> None:
@@ -197,39 +173,47 @@ class Question:
         """How far a typed number may be from :attr:`typed`: half a unit of the last decimal asked for."""
         return 0.5 * 10.0 ** -self.decimals * (1 + 1e-9) + 1e-12
 
-    def shown(self) -> str:
-        """The right number as the answer shows it."""
-        text = f"{self.typed:.{self.decimals}f}"
+    def shown(self, typed: float | None = None) -> str:
+        """The right number (or a ``typed`` one) as the answer shows it."""
+        text = f"{self.typed if typed is None else float(typed):.{self.decimals}f}"
         return text + "%" if self.percent else text
 
     def right_index(self) -> int:
         return next(i for i, c in enumerate(self.choices) if c.right)
 
 
-@functools.lru_cache(maxsize=1)
-def load_all() -> dict:
-    """{question id: (path relative to the repository, Question)} for every questions/ch*.py."""
+def load(files: list, variable: str, kind: str) -> dict:
+    """{id: (path relative to the repository, item)} for each item of ``variable`` (one, or a list)
+    of each file; an error in a file, or an id used twice, stops the build, named."""
     found = {}
-    for path in sorted(QUESTIONS.glob("ch*.py")):
+    for path in files:
         where = path.relative_to(ROOT).as_posix()
         try:
-            questions = runpy.run_path(str(path))["QUESTIONS"]
-        except Exception as error:  # noqa: BLE001  (any error in a question file stops the build, named)
-            raise PluginError(f"questions: {where} did not load: {type(error).__name__}: {error}") from None
-        for q in questions:
-            if q.id in found:
-                raise PluginError(f"questions: the id {q.id!r} is used twice ({found[q.id][0]} and {where})")
-            if q.chapter != path.stem:
-                raise PluginError(f"questions: {q.id!r} is in {where}, not in its chapter's file questions/{q.chapter}.py")
-            found[q.id] = (where, q)
+            items = runpy.run_path(str(path))[variable]
+        except Exception as error:  # noqa: BLE001
+            raise PluginError(f"{kind}: {where} did not load: {type(error).__name__}: {error}") from None
+        for item in items if isinstance(items, list) else [items]:
+            if item.id in found:
+                raise PluginError(f"{kind}: the id {item.id!r} is used twice ({found[item.id][0]} and {where})")
+            found[item.id] = (where, item)
     return found
 
 
-def get(question_id: str) -> Question:
-    questions = load_all()
-    if question_id not in questions:
-        raise PluginError(f"questions: no question has the id {question_id!r}; there are {sorted(questions)}")
-    return questions[question_id][1]
+def get(items: dict, item_id: str, kind: str = "questions"):
+    """The entry of ``item_id`` in ``items`` (:func:`load`), or a message that names the ids there are."""
+    if item_id not in items:
+        raise PluginError(f"{kind}: no {kind[:-1]} has the id {item_id!r}; there are {sorted(items)}")
+    return items[item_id]
+
+
+@functools.lru_cache(maxsize=1)
+def load_all() -> dict:
+    """{question id: (path relative to the repository, Question)} for every questions/ch*.py."""
+    found = load(sorted(QUESTIONS.glob("ch*.py")), "QUESTIONS", "questions")
+    for where, q in found.values():
+        if q.chapter != Path(where).stem:
+            raise PluginError(f"questions: {q.id!r} is in {where}, not in its chapter's file questions/{q.chapter}.py")
+    return found
 
 
 def embedded_in(lang: str) -> dict:
@@ -265,7 +249,7 @@ def anchor(question_id: str) -> str:
 def question_markdown(question_id: str, lang: str, graded: bool = False, n: int | None = None) -> str:
     """The question as the page shows and prints it (see the module's docstring); ``n`` numbers it
     among the page's other questions (7.2's eight questions), as their folds are numbered."""
-    q = get(question_id)
+    _, q = get(load_all(), question_id)
     labels = LABELS[lang]
     a = anchor(question_id)
     number = "" if n is None else str(int(n)) + "\\. "       # "2\. ": a number, not the start of a Markdown list
@@ -292,16 +276,11 @@ def question_markdown(question_id: str, lang: str, graded: bool = False, n: int 
         body = f"{answer}\n\n{q.explain[lang].strip()}\n"
         if q.mistakes:
             colon = "：" if lang == "zh" else ": "
-            mistakes = "\n".join(f"- **{_typed(m.value, q)}**{colon}{_indented(m.why[lang], 2)}" for m in q.mistakes)
+            mistakes = "\n".join(f"- **{q.shown(m.value)}**{colon}{_indented(m.why[lang], 2)}" for m in q.mistakes)
             body += f"\n<div class=\"q-mistakes\" markdown>\n\n{labels['mistakes']}\n\n{mistakes}\n\n</div>\n"
     parts.append(f'<details class="success q-answer" markdown>\n<summary>{labels["answer"]}</summary>\n\n{body}\n</details>\n')
     parts.append("</div>\n")
     return "\n".join(parts)
-
-
-def _typed(value: float, q: Question) -> str:
-    text = f"{float(value):.{q.decimals}f}"
-    return text + "%" if q.percent else text
 
 
 def questions_data(lang: str, pages: dict | None = None, url=None) -> dict:

@@ -28,9 +28,11 @@ BroadcastChannel) and printing (reveal's ``?print-pdf``). tests/test_slides.py c
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 import unicodedata
 
+import yaml
 from mkdocs.exceptions import PluginError
 
 from . import course
@@ -38,33 +40,7 @@ from . import course
 DECK = re.compile(r"^ch(\d+)/slides\.md$")
 TEMPLATE = "slides.html"
 
-LABELS = {
-    "zh": {
-        "deck": "幻灯片", "chapter": "回到本章", "presenter": "演讲者视图", "print": "打印或存为 PDF",
-        "print_notes": "连备注一起打印", "prev": "上一张", "next": "下一张", "toolbar": "幻灯片工具",
-        "current": "当前这张", "upcoming": "下一张", "notes": "演讲备注", "elapsed": "已用时间",
-        "pause": "暂停计时", "resume": "继续计时", "reset": "计时归零", "clock": "现在时间",
-        "end": "已是最后一张",
-        "print_hint": "这是打印版式：每张幻灯片一页。按 Ctrl+P（Mac 上按 ⌘P）打印或存为 PDF，边距选“无”，并勾选“背景图形”。",
-        "print_now": "打印", "shortcuts": "按 S 打开演讲者视图，按 Esc 看全部幻灯片，按 F 全屏。",
-        "count": "第 {n} 张，共 {total} 张",
-        "objectives": "学完这一章，你能", "practice_exercises": "编程练习", "practice_questions": "思考题",
-        "time": "本章预计用时：{t}（阅读和练习）", "book": "看见注意力",
-    },
-    "en": {
-        "deck": "Slides", "chapter": "Back to the chapter", "presenter": "Presenter view", "print": "Print or save as PDF",
-        "print_notes": "Print with the notes", "prev": "Previous slide", "next": "Next slide", "toolbar": "Slide tools",
-        "current": "This slide", "upcoming": "Next slide", "notes": "Speaker notes", "elapsed": "Time so far",
-        "pause": "Pause the timer", "resume": "Resume the timer", "reset": "Reset the timer", "clock": "Clock",
-        "end": "This is the last slide",
-        "print_hint": "This is the print layout, one slide per page. Press Ctrl+P (⌘P on a Mac) to print or save as PDF, with margins set to none and background graphics on.",
-        "print_now": "Print", "shortcuts": "Press S for the presenter view, Esc for all slides, F for full screen.",
-        "count": "Slide {n} of {total}",
-        "objectives": "By the end of this chapter you can", "practice_exercises": "Coding exercises",
-        "practice_questions": "Questions",
-        "time": "Time for this chapter: {t} (reading and practice)", "book": "Seeing Attention",
-    },
-}
+LABELS = yaml.safe_load((course.DOCS / "labels.yml").read_text(encoding="utf-8"))["slides"]
 
 
 def is_deck(page) -> bool:
@@ -124,10 +100,7 @@ def practice_markdown(lang: str, chapter: str, from_page: str) -> str:
     sep = "：" if lang == "zh" else ": "
     parts = []
     if exercises:
-        links = []
-        for exercise_id in exercises:
-            target = course.exercise_target(lang, exercise_id)
-            links.append(f"[{course.exercise_text(lang, exercise_id)}]({course.rel(target, from_page)})")
+        links = [course.exercise_ref(lang, exercise_id, from_page)[0] for exercise_id in exercises]
         parts.append(f"- **{lab['practice_exercises']}**{sep}" + ("、" if lang == "zh" else "; ").join(links))
     if questions:
         links = [course.check_link(lang, q, from_page) for q in questions]
@@ -245,8 +218,6 @@ def listing_layout(code: str, output: str) -> tuple[str, float]:
 
 
 def _text(block: str) -> str:
-    import html as htmllib
-
     return htmllib.unescape(TAG.sub("", block))
 
 

@@ -3,8 +3,8 @@
 The text of a figure is drawn as outlines (tests/test_typography.py cannot read it) and a widget's
 labels are written by JavaScript, so their Chinese is checked where it is written: the Chinese
 argument of every ``tr(lang, "中文", "English")`` in attnkit/figures/, and every string under a
-``"zh"`` key in bookbuild/widgets.py, docs/widget-labels.yml and attnkit/. A Chinese label separates with ，：； as
-Chinese text does; "i = 12, j = 9：第 3 对" and "MHA: n_kv_heads = 8" were drawn that way.
+``"zh"`` key in bookbuild/widgets.py, docs/widget-labels.yml, docs/labels.yml and attnkit/. A Chinese
+label separates with ，：； as Chinese text does; "i = 12, j = 9：第 3 对" and "MHA: n_kv_heads = 8" were drawn that way.
 """
 
 from __future__ import annotations
@@ -78,12 +78,24 @@ def test_the_check_itself(tmp_path):
     assert not wrong("直接数数：1, 2, 3, …") and not wrong("最低点：({}, {})") and wrong("MHA: n_kv_heads = {}（头）")
 
 
-def test_the_widgets_words_in_chinese_use_chinese_punctuation():
-    """docs/widget-labels.yml, the words the widgets show (bookbuild/widgets.py reads it)."""
+def leaves(value, where=""):
+    """(place, text) of every string in a YAML value: a label may be a list or a mapping of labels."""
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in leaves(v, f"{where}.{k}")]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in leaves(v, f"{where}[{i}]")]
+    return [(where, value)]
+
+
+@pytest.mark.parametrize("name", ["widget-labels.yml", "labels.yml"])
+def test_the_words_in_chinese_use_chinese_punctuation(name):
+    """docs/widget-labels.yml, the words the widgets show (bookbuild/widgets.py, exercise_pages.py read it), and
+    docs/labels.yml, the words the build writes around the pages' content (course.py, slides.py, questions.py)."""
     import yaml
 
-    words = yaml.safe_load((ROOT / "docs" / "widget-labels.yml").read_text(encoding="utf-8"))
-    problems = [f"{widget}.zh.{key}: {text!r}" for widget, langs in words.items()
-                for key, text in langs["zh"].items() if wrong(text)]
+    words = yaml.safe_load((ROOT / "docs" / name).read_text(encoding="utf-8"))
+    problems = [f"{part}.zh{where}: {text!r}" for part, langs in words.items()
+                for where, text in leaves(langs["zh"]) if wrong(text)]
     assert not problems, "Chinese labels with half-width punctuation (use ，：；):\n" + "\n".join(problems)
-    assert all(set(langs["zh"]) == set(langs["en"]) for langs in words.values()), "the languages name different words"
+    shape = lambda value: [where for where, _ in leaves(value)]   # noqa: E731
+    assert all(shape(langs["zh"]) == shape(langs["en"]) for langs in words.values()), "the languages name different words"
