@@ -31,8 +31,9 @@ import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-import yaml
 from mkdocs.exceptions import PluginError
+
+from .bookcache import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -42,7 +43,7 @@ CHAPTERS = tuple(f"ch{n}" for n in range(13))
 TEACH_PAGE = "teach.md"
 SLIDES = "slides.md"           # a chapter's deck: docs/<lang>/chN/slides.md (bookbuild/slides.py)
 
-LABELS = yaml.safe_load((DOCS / "labels.yml").read_text(encoding="utf-8"))["course"]   # the words, per language
+LABELS = load_yaml(DOCS / "labels.yml")["course"]   # the words, per language
 
 
 # --------------------------------------------------------------------------
@@ -56,7 +57,7 @@ class CourseError(PluginError):
 
 @functools.lru_cache(maxsize=4)
 def _load(mtime: float) -> dict:
-    data = yaml.safe_load(COURSE.read_text(encoding="utf-8"))
+    data = load_yaml(COURSE)
     check_course(data)
     return data
 

@@ -40,11 +40,11 @@ import posixpath
 import re
 from pathlib import Path
 
-import yaml
 from mkdocs.exceptions import PluginError
 
 from attnkit.exercise import PAGE_SEED
 
+from .bookcache import load_yaml
 from . import questions
 from .listings import for_language
 
@@ -54,7 +54,7 @@ DOCS = ROOT / "docs"
 EMBED = re.compile(r"""\{\{\s*exercise\(\s*["'](?P<id>[a-z0-9-]+)["']\s*\)\s*\}\}""")
 
 # the words of the exercise, progress and question widgets (exercises.json) and of the printed exercises
-LABELS = yaml.safe_load((DOCS / "widget-labels.yml").read_text(encoding="utf-8"))["exercises"]
+LABELS = load_yaml(DOCS / "widget-labels.yml")["exercises"]
 TIMEOUT_SECONDS = 15   # a check still running after this long is stopped (the worker is replaced)
 COURSES = ("open", "graded")
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from .bookcache import Store, key, sources
+from .bookcache import Store, key, load_yaml, sources
 from .html_tags import TAG, VOID
 from mkdocs.exceptions import PluginError
 
@@ -72,7 +72,7 @@ def check_entries(data) -> list[dict]:
 @lru_cache(maxsize=4)
 def _load(mtime: float) -> list[dict]:
     try:
-        data = yaml.load(GLOSSARY.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = load_yaml(GLOSSARY)
     except yaml.YAMLError as error:
         raise GlossaryError(f"docs/glossary.yml is not valid YAML: {error}") from None
     return check_entries(data)

@@ -33,8 +33,9 @@ import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 from mkdocs.exceptions import PluginError
+
+from .bookcache import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "questions"
@@ -44,7 +45,7 @@ EMBED = re.compile(r"""\{\{\s*question\(\s*["'](?P<id>[a-z0-9-]+)["']\s*(?:,\s*(
 LETTERS = "ABCDEFGH"
 ID = re.compile(r"^ch\d+-[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-LABELS = yaml.safe_load((DOCS / "labels.yml").read_text(encoding="utf-8"))["questions"]
+LABELS = load_yaml(DOCS / "labels.yml")["questions"]
 
 
 @functools.lru_cache(maxsize=1)

@@ -32,15 +32,15 @@ import html as htmllib
 import re
 import unicodedata
 
-import yaml
 from mkdocs.exceptions import PluginError
 
+from .bookcache import load_yaml
 from . import course
 
 DECK = re.compile(r"^ch(\d+)/slides\.md$")
 TEMPLATE = "slides.html"
 
-LABELS = yaml.safe_load((course.DOCS / "labels.yml").read_text(encoding="utf-8"))["slides"]
+LABELS = load_yaml(course.DOCS / "labels.yml")["slides"]
 
 
 def is_deck(page) -> bool:

@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-import yaml
+
 from mkdocs.structure.files import File
 
 from attnkit import scaled_dot_product_attention, sinusoidal_positional_encoding
@@ -25,12 +25,12 @@ from attnkit.core import spread_evenly
 from attnkit.text import power
 from attnkit.toy_heads import HEAD_NAMES, HEADS, TOUR_SENTENCES, attend_heads, tour_sentence
 
-from .bookcache import Store, digest_for, environment, key, memo, memoize, sources  # bookbuild/bookcache.py
+from .bookcache import Store, digest_for, environment, key, load_yaml, memo, memoize, sources  # bookbuild/bookcache.py
 from .exercise_pages import exercises_data, inputs as exercise_inputs  # bookbuild/exercise_pages.py
 
 log = logging.getLogger("mkdocs.hooks.widgets")
 LABELS_FILE = Path(__file__).resolve().parents[1] / "docs" / "widget-labels.yml"
-LABELS = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))   # each widget's words, per language
+LABELS = load_yaml(LABELS_FILE)   # each widget's words, per language
 
 PE_POSITIONS, PE_D_MODEL = 50, 16          # the positional-encoding explorer's table
 DIVISORS = np.geomspace(0.25, 8.0, 31)     # the four-steps slider: scores are divided by these

@@ -14,7 +14,7 @@
 //
 // A classic script (reveal.js's UMD build sets window.Reveal), so the deck also runs from file://,
 // where a browser refuses module scripts. Every word it shows comes from the page (the template's
-// data attributes: bookbuild/slides.py's LABELS).
+// data attributes: docs/labels.yml, slides:).
 (function () {
   "use strict";
   const WIDE = 640;                      // px: narrower than this, the slides are a plain page
