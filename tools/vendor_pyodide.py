@@ -1,10 +1,4 @@
-"""Fetch the Pyodide files the playground serves, check them, and cache them in .cache/pyodide/.
-
-    python tools/vendor_pyodide.py            # fetch what is missing, verify everything
-    python tools/vendor_pyodide.py --check    # verify the cache only (no network)
-
-The work is done by bookbuild/vendor_pyodide.py (the build checks the same pins).
-"""
+"""`python tools/vendor_pyodide.py [--check]`: bookbuild/vendor_pyodide.py's command line (see its docstring)."""
 
 import sys
 from pathlib import Path
