@@ -16,11 +16,10 @@
 The index is fetched only when the reader opens search (overrides/assets/search-defer.js), so a
 first visit does not download it.
 
-* **Only the language packs the index loads.** Material ships lunr's support for 30 languages
-  (``assets/javascripts/lunr/``, 0.9 MB per book); its search worker loads the ones the index's
-  ``config.lang`` names (:func:`lunr_scripts`, which follows the worker's ``setupSearchLanguages``).
-  Both books' indexes say ``["en"]`` (the Chinese one is segmented by jieba at build time and
-  searched as space-separated words), which needs none: the others leave the site.
+* **No language packs.** Material ships lunr's support for 30 languages
+  (``assets/javascripts/lunr/``, 0.9 MB per book); its search worker loads those the index's
+  ``config.lang`` names beyond English. Both books' indexes say ``["en"]`` (the Chinese one is
+  segmented by jieba at build time and searched as space-separated words): they leave the site.
 """
 
 from __future__ import annotations
@@ -102,49 +101,6 @@ def merge(docs: list[dict]) -> list[dict]:
     return merged
 
 
-LUNR = Path("assets") / "javascripts" / "lunr"
-
-
-def lunr_scripts(langs: list[str]) -> set[str]:
-    """The files under assets/javascripts/lunr/ that Material's search worker loads for an index
-    whose ``config.lang`` is ``langs`` (its ``setupSearchLanguages``, Material 9).
-
-    >>> lunr_scripts(["en"])
-    set()
-    >>> sorted(lunr_scripts(["en", "ja"]))
-    ['min/lunr.ja.min.js', 'min/lunr.multi.min.js', 'min/lunr.stemmer.support.min.js', 'tinyseg.js']
-    """
-    scripts = set()
-    for lang in langs:
-        if lang == "ja":
-            scripts.add("tinyseg.js")
-        if lang in ("hi", "th"):
-            scripts.add("wordcut.js")
-        if lang != "en":
-            scripts.add(f"min/lunr.{lang}.min.js")
-    if len(langs) > 1:
-        scripts.add("min/lunr.multi.min.js")
-    if scripts:
-        scripts.add("min/lunr.stemmer.support.min.js")
-    return scripts
-
-
-def drop_unused_lunr(site_dir: Path, langs: list[str]) -> None:
-    """Remove every file of lunr's language support that an index in ``langs`` does not load."""
-    folder = site_dir / LUNR
-    if not folder.is_dir():
-        return
-    keep = lunr_scripts(langs)
-    if not keep:
-        shutil.rmtree(folder)
-        return
-    for path in sorted(folder.rglob("*"), reverse=True):
-        if path.is_file() and path.relative_to(folder).as_posix() not in keep:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-
-
 def on_post_build(config):  # after Material's search plugin wrote the index (hooks run after plugins)
     path = Path(config.site_dir) / "search" / "search_index.json"
     if path.is_file():
@@ -152,4 +108,5 @@ def on_post_build(config):  # after Material's search plugin wrote the index (ho
         data["docs"] = [{k: fill(v) if isinstance(v, str) else v for k, v in entry.items()}   # the chapters' times
                         for entry in merge(data["docs"])]
         path.write_bytes(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-        drop_unused_lunr(Path(config.site_dir), data["config"]["lang"])
+        if data["config"]["lang"] == ["en"]:   # its search worker then loads none of lunr's language packs
+            shutil.rmtree(Path(config.site_dir) / "assets" / "javascripts" / "lunr", ignore_errors=True)
