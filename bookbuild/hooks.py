@@ -11,7 +11,7 @@ function of bookbuild/ is named here. (The macros come from bookbuild/macros.py,
 
 from mkdocs.plugins import CombinedEvent
 
-from bookbuild import (a11y, cjk_lines, course, csp, figures, glossary, i18n, katex_math, labs, listings, nav_titles,
+from bookbuild import (a11y, course, csp, figures, glossary, i18n, katex_math, labs, listings, nav_titles,
                        offline_pdf, playground, print_only, search, slides, templates, trim_and_minify, vendor, widgets)
 
 on_config = CombinedEvent(i18n.on_config, course.on_config, playground.on_config, listings.on_config,
@@ -22,7 +22,7 @@ on_env = CombinedEvent(templates.on_env, nav_titles.on_env)
 # listings after the macros (a plugin) and the playground's links; a deck's HTML cut into slides
 # after every other change; trim_and_minify before csp hashes the scripts
 on_page_markdown = CombinedEvent(playground.on_page_markdown, listings.on_page_markdown, slides.on_page_markdown)
-on_page_content = CombinedEvent(cjk_lines.on_page_content, labs.on_page_content, glossary.on_page_content,
+on_page_content = CombinedEvent(i18n.on_page_content, labs.on_page_content, glossary.on_page_content,
                                 katex_math.on_page_content, print_only.on_page_content, a11y.on_page_content,
                                 slides.on_page_content, offline_pdf.on_page_content, search.on_page_content)
 on_page_context = CombinedEvent(search.on_page_context)

@@ -582,7 +582,7 @@ RUN_ORDER = {
     "env": ["bookbuild.templates.on_env", "bookbuild.nav_titles.on_env"],
     "page_markdown": ["MacrosPlugin.on_page_markdown", "bookbuild.playground.on_page_markdown",
                       "bookbuild.listings.on_page_markdown", "bookbuild.slides.on_page_markdown"],
-    "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.cjk_lines.on_page_content", "bookbuild.labs.on_page_content",
+    "page_content": ["PrintSitePlugin.on_page_content", "bookbuild.i18n.on_page_content", "bookbuild.labs.on_page_content",
                      "bookbuild.glossary.on_page_content", "bookbuild.katex_math.on_page_content",
                      "bookbuild.print_only.on_page_content", "bookbuild.a11y.on_page_content",
                      "bookbuild.slides.on_page_content",
