@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .html_tags import VOID, tokens
+from .html_tags import regions
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
@@ -80,24 +80,13 @@ def language_of_parts(html: str, lang: str) -> str:
     '<code>for a in b if c</code><p lang="en">one two three</p>'
     """
     run, other = FOREIGN_RUN[lang]
-    out, stack = [], []   # stack: (tag, text inside is left alone)
-    for text, token in tokens(html):
-        closing, tag = (token["closing"], (token["name"] or "").lower()) if token else (None, "")
-        if tag:
-            if closing:
-                for i in range(len(stack) - 1, -1, -1):   # close the innermost element of that name
-                    if stack[i][0] == tag:
-                        del stack[i:]
-                        break
-            elif tag not in VOID and not token["selfclosing"]:
-                attrs = token["attrs"] or ""
-                alone = (tag in NOT_PROSE or bool(NOT_PROSE_CLASS.search(attrs)) or " lang=" in attrs
-                         or bool(stack and stack[-1][1]))
-                stack.append((tag, alone))
-        elif token is None and not (stack and stack[-1][1]) and run.search(text):
-            text = run.sub(lambda m: f'<span lang="{other}">{m[0]}</span>', text)
-        out.append(text)
-    return "".join(out)
+
+    def alone(name, attrs):   # text inside is left as it is
+        return name in NOT_PROSE or bool(NOT_PROSE_CLASS.search(attrs)) or " lang=" in attrs
+
+    return "".join(run.sub(lambda m: f'<span lang="{other}">{m[0]}</span>', text) if tag is None and not inside else text
+                   for text, tag, inside in regions(html, alone))
+
 
 # Figures on a phone: a figure drawn for a page 700 px wide shows its labels at 3–7 CSS px on a
 # 375 px screen. Each figure on a screen page is wrapped in a link to its own SVG; a tap (or

@@ -1,5 +1,5 @@
 """The one HTML tag pattern of the build, for every module that walks a page's tags (a11y.py,
-glossary.py, print_only.py): a comment, or a start or end tag whose attribute
+glossary.py, print_only.py, trim_and_minify.py): a comment, or a start or end tag whose attribute
 values may hold ``>`` inside their quotes (``title="a > b"`` does not end the tag).
 
 Groups, by name and number: ``closing`` (1, "/" for an end tag), ``name`` (2), ``attrs`` (3),
@@ -32,3 +32,24 @@ def tokens(html: str) -> Iterator[tuple[str, re.Match | None]]:
         pos = m.end()
     if pos < len(html):
         yield html[pos:], None
+
+
+def regions(html: str, picks) -> Iterator[tuple[str, re.Match | None, bool]]:
+    """:func:`tokens`, each with whether it lies inside an element whose start tag ``picks(name,
+    attrs)`` (an end tag closes the innermost open element of its name; a stray one is ignored).
+
+    >>> [(text, inside) for text, _, inside in regions('<p>a<b>c<br></b></p>', lambda name, attrs: name == "b")]
+    [('<p>', False), ('a', False), ('<b>', False), ('c', True), ('<br>', True), ('</b>', True), ('</p>', False)]
+    """
+    stack: list[tuple[str, bool]] = []   # open elements: (name, inside a picked one)
+    for text, tag in tokens(html):
+        inside = bool(stack) and stack[-1][1]
+        name = (tag["name"] or "").lower() if tag else ""
+        if name and tag["closing"]:
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == name:
+                    del stack[i:]
+                    break
+        elif name and name not in VOID and not tag["selfclosing"]:
+            stack.append((name, inside or picks(name, tag["attrs"])))
+        yield text, tag, inside

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .html_tags import TAG, VOID
+from .html_tags import regions
 
 PRINT_ONLY = re.compile(r"""\bclass=["'][^"']*\bprint-only\b""")
 
@@ -22,28 +22,11 @@ def lazy_print_only_images(html: str) -> str:
     >>> lazy_print_only_images('<div class="print-only"><p><img src="a.svg" /></p></div><img src="b.svg">')
     '<div class="print-only"><p><img loading="lazy" src="a.svg" /></p></div><img src="b.svg">'
     """
-    out, last = [], 0
-    stack: list[tuple[str, bool]] = []  # open elements: (tag, opens a print-only region)
-    inside = 0
-    for m in TAG.finditer(html):
-        closing, tag, attrs, selfclosing = m[1], (m[2] or "").lower(), m[3] or "", m[4]
-        if not tag:
-            continue  # a comment
-        if closing:
-            while stack:
-                name, opened = stack.pop()
-                inside -= opened
-                if name == tag:
-                    break
-            continue
-        if tag == "img" and inside and "loading=" not in attrs:
-            out.append(html[last:m.start()] + "<img loading=\"lazy\"")
-            last = m.start() + len("<img")
-        if tag not in VOID and not selfclosing:
-            opened = bool(PRINT_ONLY.search(attrs))
-            stack.append((tag, opened))
-            inside += opened
-    out.append(html[last:])
+    out = []
+    for text, tag, inside in regions(html, lambda name, attrs: bool(PRINT_ONLY.search(attrs))):
+        if inside and tag and (tag["name"] or "").lower() == "img" and not tag["closing"] and "loading=" not in tag["attrs"]:
+            text = '<img loading="lazy"' + text[len("<img"):]
+        out.append(text)
     return "".join(out)
 
 
