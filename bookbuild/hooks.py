@@ -28,7 +28,7 @@ on_page_content = CombinedEvent(i18n.on_page_content, labs.on_page_content, glos
 on_page_context = CombinedEvent(search.on_page_context)
 on_post_page = CombinedEvent(course.on_post_page, labs.on_post_page, a11y.on_post_page, trim_and_minify.on_post_page,
                              csp.on_post_page)
-on_post_template = CombinedEvent(a11y.on_post_template, trim_and_minify.on_post_template, csp.on_post_template)
+on_post_template = CombinedEvent(a11y.on_post_template, trim_and_minify.on_post_template)
 on_post_build = CombinedEvent(offline_pdf.on_post_build, labs.on_post_build, katex_math.on_post_build,
                               search.on_post_build, trim_and_minify.on_post_build, csp.on_post_build)
 on_shutdown = CombinedEvent(katex_math.on_shutdown)
