@@ -79,8 +79,8 @@ def on_post_page(output, page, config):
 @event_priority(-100)  # the last of all: bookbuild/hooks.py
 def on_post_build(config):
     site = Path(config.site_dir)
-    paths = [p for p in dict.fromkeys([*_written, site / "404.html", site / "print_page" / "index.html"]) if p.is_file()]
-    pages = {path: path.read_text(encoding="utf-8") for path in paths}
+    paths = dict.fromkeys([*_written, site / "404.html", site / "print_page" / "index.html"])
+    pages = {path: path.read_text(encoding="utf-8") for path in paths if path.is_file()}
     hashes = set().union(*map(inline_hashes, pages.values()))
     for path, html in pages.items():
         path.write_text(add_policy(html, hashes), encoding="utf-8")

@@ -24,7 +24,8 @@ def lazy_print_only_images(html: str) -> str:
     """
     out = []
     for text, tag, inside in regions(html, lambda name, attrs: bool(PRINT_ONLY.search(attrs))):
-        if inside and tag and (tag["name"] or "").lower() == "img" and not tag["closing"] and "loading=" not in tag["attrs"]:
+        is_img = tag and (tag["name"] or "").lower() == "img" and not tag["closing"]
+        if inside and is_img and "loading=" not in tag["attrs"]:
             text = '<img loading="lazy"' + text[len("<img"):]
         out.append(text)
     return "".join(out)

@@ -67,7 +67,8 @@ def verify(cache: Path = CACHE) -> dict[str, Path]:
         path = cache / name
         if not path.is_file():
             raise VendorError(f"Pyodide file missing: {shown(path)}. To fix it, {FIX}.")
-        _check(path, entry["sha256"], f"Pyodide file altered: {shown(path)}", f"To fix it, {FIX} (it replaces the altered file).")
+        _check(path, entry["sha256"], f"Pyodide file altered: {shown(path)}",
+               f"To fix it, {FIX} (it replaces the altered file).")
     lock = json.loads((cache / "pyodide-lock.json").read_text(encoding="utf-8"))
     if lock["info"]["version"] != pinned["pyodide"]:
         raise VendorError(f"pyodide-lock.json is for Pyodide {lock['info']['version']}, not {pinned['pyodide']}. To fix it, {FIX}.")
@@ -76,8 +77,10 @@ def verify(cache: Path = CACHE) -> dict[str, Path]:
             continue
         package = lock["packages"][entry["lock_package"]]
         if package["file_name"] != name or package["sha256"] != entry["sha256"]:
-            raise VendorError(f"{name} is not the file the official pyodide-lock.json lists for {entry['lock_package']} "
-                              f"({package['file_name']}, sha256 {package['sha256']}): fix tools/pyodide-manifest.json.")
+            raise VendorError(
+                f"{name} is not the file the official pyodide-lock.json lists for {entry['lock_package']} "
+                f"({package['file_name']}, sha256 {package['sha256']}): fix tools/pyodide-manifest.json."
+            )
     return {name: cache / name for name in pinned["files"]}
 
 
@@ -103,9 +106,9 @@ def fetch(cache: Path = CACHE) -> None:
         for source_name in sorted({e["source"] for e in wanted.values()}):
             source = pinned["sources"][source_name]
             print(f"vendor_pyodide: fetching {source['spec']} ({source_name})")
-            command = (["npm", "pack", source["spec"], "--silent", "--no-audit", "--no-fund"] if source_name == "npm" else
-                       [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:", source["spec"]])
-            subprocess.run(command, check=True, cwd=tmp, stdout=subprocess.DEVNULL)
+            command = {"npm": ["npm", "pack", "--silent", "--no-audit", "--no-fund"],
+                       "pypi": [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]}
+            subprocess.run([*command[source_name], source["spec"]], check=True, cwd=tmp, stdout=subprocess.DEVNULL)
             archive = tmp / source["file"]
             _check(archive, source["sha256"], f"the download of {source['spec']} ({archive.name})", REGISTRY)
             for name, entry in wanted.items():
