@@ -7,8 +7,6 @@ Groups, by name and number: ``closing`` (1, "/" for an end tag), ``name`` (2), `
 
 >>> [(m["closing"], m["name"], m["attrs"], m["selfclosing"]) for m in TAG.finditer('<p title="a > b">x</p><br/><!-- c -->')]
 [('', 'p', ' title="a > b"', ''), ('/', 'p', '', ''), ('', 'br', '', '/'), (None, None, None, None)]
->>> [text for text, tag in tokens('a<b>c</b>')]
-['a', '<b>', 'c', '</b>']
 """
 
 from __future__ import annotations

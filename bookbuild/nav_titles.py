@@ -1,12 +1,9 @@
 """The nav is written once, in mkdocs.yml, for both languages; its titles come from the pages.
 
-* A section's title is the H1 of its index page (``chN/index.md``, the section's first entry):
-  set in ``on_env``, when MkDocs has read every page and before it renders any (MkDocs 1.6:
-  on_nav, then the pages are read, then on_env, then the pages are built). In mkdocs.yml a
-  section is written with its folder as a placeholder key (``- ch3: [ch3/index.md, ...]``).
-  A section whose first entry is not its folder's ``index.md`` fails the build.
-* The home page's nav title and the PDF link's title (offline_pdf.py) come from :data:`TITLES`,
-  one row per language.
+* A section's title is the H1 of its index page (``chN/index.md``, which must be its first
+  entry), set in ``on_env``: MkDocs has read every page then and rendered none. In mkdocs.yml a
+  section's key is its folder, a placeholder (``- ch3: [ch3/index.md, ...]``).
+* The home page's nav title and the PDF link's title (offline_pdf.py) come from :data:`TITLES`.
 """
 
 from __future__ import annotations

@@ -1,21 +1,15 @@
 """The search index: each page's entries cached by content, the index written compact.
 
 * **Entries cached.** Material's search plugin parses every page's HTML and segments its Chinese
-  text with jieba: about a quarter of a warm build. This hook keeps each page's entries in
-  ``.cache/search/`` under the page's HTML, table of contents, URL, title and front matter, the
-  search plugin's settings, Material's and jieba's versions. A page whose entries are cached is
-  left out of Material's indexing with Material's own front matter, ``search: {exclude: true}``
-  (set when the page's HTML is final, taken off as soon as the plugin has read the page, before
-  the theme's template sees it), and
-  :func:`on_post_build` puts its cached entries back in their place, in the order the pages were
-  built: ``search_index.json`` holds what an uncached build writes.
-* **Compact.** Material writes the index with every non-ASCII character escaped (``\\u6ce8`` for
-  注: six bytes instead of three); it is written again with the characters themselves (same JSON,
-  about 40 % smaller for the Chinese book).
-
-The index is fetched only when the reader opens search (overrides/assets/search-defer.js), so a
-first visit does not download it.
-
+  text with jieba: about a quarter of a warm build. Each page's entries are kept in
+  ``.cache/search/`` under everything the plugin reads (:func:`entries_key`). A page whose entries
+  are cached is left out of Material's indexing by Material's own front matter, ``search:
+  {exclude: true}`` (set once the page's HTML is final, taken off once the plugin has read the
+  page, before the theme's template sees it); :func:`on_post_build` puts its cached entries back
+  in their place: ``search_index.json`` holds what an uncached build writes.
+* **Compact.** Material escapes every non-ASCII character (``\\u6ce8`` for 注: six bytes instead
+  of three); the index is written again with the characters themselves (40 % smaller in Chinese).
+  It is fetched only when the reader opens search (overrides/assets/search-defer.js).
 * **No language packs.** Material ships lunr's support for 30 languages
   (``assets/javascripts/lunr/``, 0.9 MB per book); its search worker loads those the index's
   ``config.lang`` names beyond English. Both books' indexes say ``["en"]`` (the Chinese one is

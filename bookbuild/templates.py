@@ -1,10 +1,9 @@
 """Material's templates compiled once: Jinja's own bytecode cache for the theme's environment.
 
 Jinja compiles Material's ~80 templates on every build (about 1.5 s of a warm one-language build).
-``on_env`` (MkDocs' event for the theme's Jinja environment) gives that environment a
-``FileSystemBytecodeCache`` in ``.cache/jinja/<key>/``: Jinja stores each compiled template under
-its name and source checksum, and the folder is keyed by Jinja's and Python's versions and every
-environment option that changes the generated code.
+``on_env`` gives the theme's environment a ``FileSystemBytecodeCache`` in ``.cache/jinja/<key>/``:
+Jinja stores each compiled template under its name and source checksum; the folder is keyed by
+Jinja's and Python's versions and every environment option that changes the generated code.
 """
 
 from __future__ import annotations

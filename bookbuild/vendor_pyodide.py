@@ -3,16 +3,12 @@
     python tools/vendor_pyodide.py            # fetch what is missing, verify everything
     python tools/vendor_pyodide.py --check    # verify the cache only (no network)
 
-Where the files come from (pinned in tools/pyodide-manifest.json):
-
-* the Pyodide core (pyodide.js, pyodide.asm.js/.wasm, python_stdlib.zip, pyodide-lock.json):
-  the official npm package, fetched with `npm pack pyodide@<version>`;
-* the official Pyodide numpy wheel: NumPy publishes no wasm wheels on PyPI, so it comes from
-  a PyPI package that carries it (`pip download --no-deps`), and must match the sha256 that the
-  official pyodide-lock.json gives for numpy.
-
-Every file is checked against its pinned sha256 before it is cached; nothing here is committed.
-A missing or altered file stops with a message that names the file and the fix.
+The Pyodide core (pyodide.js, pyodide.asm.js/.wasm, python_stdlib.zip, pyodide-lock.json) comes
+from the official npm package (`npm pack`); the official Pyodide numpy wheel, as NumPy publishes
+no wasm wheels, from a PyPI package that carries it (`pip download --no-deps`), and must match
+the sha256 the official pyodide-lock.json gives. Every file is checked against its pin in
+tools/pyodide-manifest.json before it is cached (never committed); a missing or altered file
+stops with a message that names the file and the fix.
 """
 
 from __future__ import annotations
