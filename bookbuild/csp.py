@@ -39,15 +39,9 @@ def inline_hashes(html: str) -> set[str]:
             for body in INLINE_SCRIPT.findall(html)}
 
 
-def policy(html: str, hashes: set[str] = frozenset()) -> str:
-    """The policy for one page's final HTML (its own inline scripts' hashes, and ``hashes``)."""
-    script = ["'self'", *sorted(inline_hashes(html) | set(hashes))]
-    script += ["'wasm-unsafe-eval'"] if RUNS_PYTHON.search(html) else []
-    return f"{BASE}; script-src {' '.join(script)}"
-
-
 def add_policy(html: str, hashes: set[str] = frozenset()) -> str:
-    """Put the page's policy in a <meta> tag at the top of <head> (before any script).
+    """Put the policy for the page's final HTML (its own inline scripts' hashes, and ``hashes``) in
+    a <meta> tag at the top of <head> (before any script).
 
     >>> out = add_policy('<html><head><meta charset="utf-8"><script>x=1</script></head><body></body></html>')
     >>> out.startswith('<html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src')
@@ -59,7 +53,9 @@ def add_policy(html: str, hashes: set[str] = frozenset()) -> str:
     found = HEAD.search(html)
     if not found:
         return html
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(html, hashes)}">'
+    script = ["'self'", *sorted(inline_hashes(html) | set(hashes))]
+    script += ["'wasm-unsafe-eval'"] if RUNS_PYTHON.search(html) else []
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{BASE}; script-src {" ".join(script)}">'
     return html[:found.end()] + meta + html[found.end():]
 
 

@@ -5,8 +5,8 @@
   ``.cache/search/`` under everything the plugin reads (:func:`entries_key`). A page whose entries
   are cached is left out of Material's indexing by Material's own front matter, ``search:
   {exclude: true}`` (set once the page's HTML is final, taken off once the plugin has read the
-  page, before the theme's template sees it); :func:`on_post_build` puts its cached entries back
-  in their place: ``search_index.json`` holds what an uncached build writes.
+  page: Material's templates test ``{% if page.meta %}``, empty on a lab page, and a lab page
+  would change); :func:`on_post_build` puts its cached entries back in their place.
 * **Compact.** Material escapes every non-ASCII character (``\\u6ce8`` for 注: six bytes instead
   of three); the index is written again with the characters themselves (40 % smaller in Chinese).
   It is fetched only when the reader opens search (overrides/assets/search-defer.js).
