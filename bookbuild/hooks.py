@@ -1,12 +1,8 @@
-"""The book's MkDocs hooks: mkdocs.yml lists this one file; the code is in the modules it names.
-
-Each event's handlers run after every plugin's, in the order written here (MkDocs'
-``CombinedEvent``), except three that set a priority of their own (``event_priority``):
-``offline_pdf.on_page_content`` (-100) hands print-site each page's final HTML, then
-``search.on_page_content`` (-200) sees it too; ``csp.on_post_build`` (-100) hashes every page's
-final scripts. tests/test_build.py checks the order event by event, and that every ``on_*``
-function of bookbuild/ is named here. (The macros come from bookbuild/macros.py, mkdocs.yml's
-``macros: modules``.)
+"""The book's MkDocs hooks (the macros are bookbuild/macros.py): each event's handlers run after
+every plugin's, in the order written here (MkDocs' ``CombinedEvent``), except three that set a
+priority of their own: ``offline_pdf.on_page_content`` (-100) hands print-site each page's final
+HTML, ``search.on_page_content`` (-200) indexes it, ``csp.on_post_build`` (-100) hashes every
+page's final scripts. tests/test_build.py checks the order, and that every handler is named here.
 """
 
 from mkdocs.plugins import CombinedEvent

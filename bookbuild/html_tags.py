@@ -20,29 +20,22 @@ TAG = re.compile(r"<!--.*?-->"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
-def tokens(html: str) -> Iterator[tuple[str, re.Match | None]]:
-    """``html`` as (text, None) and (tag or comment, its match), in order; no empty text."""
-    pos = 0
-    for m in TAG.finditer(html):
-        if m.start() > pos:
-            yield html[pos:m.start()], None
-        yield m[0], m
-        pos = m.end()
-    if pos < len(html):
-        yield html[pos:], None
-
-
 def regions(html: str, picks) -> Iterator[tuple[str, re.Match | None, bool]]:
-    """:func:`tokens`, each with whether it lies inside an element whose start tag ``picks(name,
-    attrs)`` (an end tag closes the innermost open element of its name; a stray one is ignored).
+    """``html`` as (text, None, inside) and (tag or comment, its match, inside), in order, where
+    ``inside`` says whether it lies inside an element whose start tag ``picks(name, attrs)`` (an
+    end tag closes the innermost open element of its name; a stray one is ignored).
 
-    >>> [(text, inside) for text, _, inside in regions('<p>a<b>c<br></b></p>', lambda name, attrs: name == "b")]
+    >>> [(text, inside) for text, _, inside in regions('<p>a<b>c<br></b></p>', lambda name, attrs: name == "b") if text]
     [('<p>', False), ('a', False), ('<b>', False), ('c', True), ('<br>', True), ('</b>', True), ('</p>', False)]
     """
     stack: list[tuple[str, bool]] = []   # open elements: (name, inside a picked one)
-    for text, tag in tokens(html):
+    pos = 0
+    for tag in TAG.finditer(html):
         inside = bool(stack) and stack[-1][1]
-        name = (tag["name"] or "").lower() if tag else ""
+        yield html[pos:tag.start()], None, inside
+        yield tag[0], tag, inside
+        pos = tag.end()
+        name = (tag["name"] or "").lower()
         if name and tag["closing"]:
             for i in range(len(stack) - 1, -1, -1):
                 if stack[i][0] == name:
@@ -50,4 +43,4 @@ def regions(html: str, picks) -> Iterator[tuple[str, re.Match | None, bool]]:
                     break
         elif name and name not in VOID and not tag["selfclosing"]:
             stack.append((name, inside or picks(name, tag["attrs"])))
-        yield text, tag, inside
+    yield html[pos:], None, bool(stack) and stack[-1][1]

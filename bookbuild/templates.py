@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from jinja2 import FileSystemBytecodeCache
+
 from .bookcache import CACHE, _version, key
 
 
@@ -23,8 +25,6 @@ def folder_key(env) -> str:
 
 
 def on_env(env, config, files):
-    from jinja2 import FileSystemBytecodeCache
-
     folder = CACHE / "jinja" / folder_key(env)
     folder.mkdir(parents=True, exist_ok=True)
     env.bytecode_cache = FileSystemBytecodeCache(str(folder))

@@ -103,7 +103,7 @@ def tokens(text: str, script: bool = False) -> list[str]:
     cached = _TOKENS.get(k)
     if cached is not None:
         return json.loads(cached)
-    found = set(WORD.findall(text)) if script else set()
+    found = set(WORD.findall(text if script else " ".join(SCRIPT_BODY.findall(text))))
     if not script:
         for tag in TAG.finditer(text):
             if tag["name"]:
@@ -111,8 +111,6 @@ def tokens(text: str, script: bool = False) -> list[str]:
                 for name, *values in ATTR.findall(tag["attrs"]):
                     found.add(name.lower())
                     found.update("".join(values).split())
-        for body in SCRIPT_BODY.findall(text):
-            found.update(WORD.findall(body))
     result = sorted(found)
     _TOKENS.put(k, json.dumps(result).encode("utf-8"))
     return result

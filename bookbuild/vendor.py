@@ -53,14 +53,10 @@ def without_source_maps(files, config):
     """``files`` without Material's source maps (its scripts and stylesheets without the comment
     that names one) and without :data:`NOT_SERVED`."""
     for file in list(files):
-        if file.src_uri in NOT_SERVED:
+        material = file.dest_uri.startswith(MATERIAL_ASSETS)
+        if file.src_uri in NOT_SERVED or material and file.dest_uri.endswith(".map"):
             files.remove(file)
-            continue
-        if not file.dest_uri.startswith(MATERIAL_ASSETS):
-            continue
-        if file.dest_uri.endswith(".map"):
-            files.remove(file)
-        elif file.dest_uri.endswith((".js", ".css")) and file.abs_src_path:
+        elif material and file.dest_uri.endswith((".js", ".css")) and file.abs_src_path:
             data = Path(file.abs_src_path).read_bytes()
             stripped = SOURCE_MAP_COMMENT.sub(b"\n", data)
             if stripped != data:
