@@ -1,18 +1,15 @@
 """Accessibility fixes written into the HTML at build time, so they are there before any script
 runs and for readers without JavaScript. tests/test_axe.py runs axe-core on the built pages.
 
-* Regions that scroll are reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable):
-  lab notebooks' code cells and display formulas (which scroll sideways on a phone) get
-  ``tabindex="0"``, ``role="group"`` (a named group, not one of dozens of landmarks) and a name in
-  the page's language; a ``<table>`` without a class, which Material wraps in a scrolling box at
-  run time, is wrapped at build time in a focusable, named box that scrolls instead
-  (assets/a11y.css lets Material's box overflow). In ``on_page_content``, after the math and
-  before offline_pdf.py hands the page to the print page, which so has them too.
-* Text in the other language says so (WCAG 3.1.2, Language of Parts), so that a screen reader
-  reads it with that language's voice: in the Chinese book a run of three or more English words
-  (a paper's title, an example sentence), in the English book a run of Chinese characters (the
-  Chinese sources). Shorter runs are names and terms (Transformer, GPT-2), which WCAG exempts;
-  code, formulas and elements that have a lang are left alone. tests/test_parity.py checks it.
+* Regions that scroll are reachable by keyboard (WCAG 2.1.1): lab notebooks' code cells and
+  display formulas (which scroll sideways on a phone) get ``tabindex="0"``, ``role="group"`` (a
+  named group, not one of dozens of landmarks) and a name; a ``<table>`` without a class, which
+  Material wraps in a scrolling box at run time, is wrapped at build time in a focusable, named
+  box that scrolls instead (assets/a11y.css). The print page gets them too (offline_pdf.py).
+* Text in the other language says so (WCAG 3.1.2), so that a screen reader reads it with that
+  language's voice: in the Chinese book a run of three or more English words (a paper's title),
+  in the English book a run of Chinese characters. Shorter runs are names and terms (Transformer,
+  GPT-2), which WCAG exempts; code, formulas and elements that have a lang are left alone.
 * Figures open at full size on a phone, where a figure drawn 700 px wide shows its labels at
   3–7 CSS px: each is wrapped in a link to its SVG, which assets/figure-zoom.js opens in a dialog
   (tests/test_figure_text.py measures both). Screen pages only: print is at paper size.

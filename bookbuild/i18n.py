@@ -1,11 +1,10 @@
 """Build glue for the two languages (each built by its own process: tools/build.py, tools/serve.py).
 
 * The English config inherits ``site_url`` from mkdocs.yml; its pages live under ``en/``.
-* Each heading's permalink has its tooltip in the book's language (the toc extension's default,
-  "Permanent link", showed on every heading of the Chinese book).
-* Chinese sources keep one sentence per line (for readable diffs), and a browser turns each line
-  break into a space, which Chinese typesetting does not want: on Chinese pages, the line breaks
-  after a CJK character or punctuation mark are dropped, outside <pre> blocks.
+* Each heading's permalink has its tooltip in the book's language (not "Permanent link").
+* Chinese sources keep one sentence per line, and a browser turns each line break into a space,
+  which Chinese typesetting does not want: on Chinese pages, a line break after a CJK character
+  or punctuation mark is dropped, outside <pre> blocks.
 """
 
 from __future__ import annotations

@@ -90,9 +90,7 @@ def merge(docs: list[dict]) -> list[dict]:
             cached = fresh.pop(url, [])
             ENTRIES.put(k, json.dumps(cached, ensure_ascii=False).encode("utf-8"))
         merged.extend(cached)
-    for left in fresh.values():    # entries of no page this hook saw (none today): kept, at the end
-        merged.extend(left)
-    return merged
+    return merged + [entry for left in fresh.values() for entry in left]   # of no page this hook saw (none today)
 
 
 def on_post_build(config):  # after Material's search plugin wrote the index (hooks run after plugins)

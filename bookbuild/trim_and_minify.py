@@ -17,7 +17,7 @@ builds from a prefix, ``md-source__fact--${t}``, keeps every class that starts s
 property stays when a kept rule reads it or anything else names it), its palette stylesheet
 against the config's palette, a lab page's inlined notebook stylesheet (JupyterLab's theme,
 ~580 KB) against that page, KaTeX's against the formulas (katex_math.py). A trimmed stylesheet is
-named by its content (Material's copies and source maps leave site/); the book's own stylesheets
+named by its content (Material's copies leave site/); the book's own stylesheets
 and scripts (overrides/) are minified. Results are cached in .cache/lean/. tests/test_lean.py puts
 the full stylesheets back in the browser and checks that no element's computed style changes.
 """
@@ -198,13 +198,12 @@ def lean(html: str, print_page: bool = False) -> str:
 
 
 def _renamed(path: Path, text: str, pages: list[Path]) -> None:
-    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path``, remove ``path`` and its
-    source map, and point every page at the new file."""
+    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path``, remove ``path``, and
+    point every page at the new file."""
     name = f"{path.name.split('.')[0]}.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.min.css"
     (path.parent / name).write_text(text, encoding="utf-8")
     if name != path.name:
-        path.unlink()
-        path.with_name(path.name + ".map").unlink(missing_ok=True)
+        path.unlink()   # its source map never reached the site (vendor.py)
     for page in pages:
         html = page.read_text(encoding="utf-8")
         head, sep, body = html.partition("</head>")
