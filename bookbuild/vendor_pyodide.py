@@ -1,7 +1,7 @@
 """Fetch the Pyodide files the playground serves, check them, and cache them in .cache/pyodide/.
 
-    python tools/vendor_pyodide.py            # fetch what is missing, verify everything
-    python tools/vendor_pyodide.py --check    # verify the cache only (no network)
+    python -m bookbuild.vendor_pyodide            # fetch what is missing, verify everything
+    python -m bookbuild.vendor_pyodide --check    # verify the cache only (no network)
 
 The Pyodide core (pyodide.js, pyodide.asm.js/.wasm, python_stdlib.zip, pyodide-lock.json) comes
 from the official npm package (`npm pack`); the official Pyodide numpy wheel, as NumPy publishes
@@ -26,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "tools" / "pyodide-manifest.json"
 CACHE = ROOT / ".cache" / "pyodide"
-FIX = "run `make setup` (or `python tools/vendor_pyodide.py`) to fetch and verify the pinned files again"
+FIX = "run `make setup` (or `python -m bookbuild.vendor_pyodide`) to fetch and verify the pinned files again"
+REGISTRY = "The registry served a different file: do not use it; check the pin and the registry."
 
 
 class VendorError(RuntimeError):
@@ -86,9 +87,6 @@ def _read(archive: Path, member: str) -> bytes:
             return tar.extractfile(member).read()
     with zipfile.ZipFile(archive) as z:
         return z.read(member)
-
-
-REGISTRY = "The registry served a different file: do not use it; check the pin and the registry."
 
 
 def fetch(cache: Path = CACHE) -> None:
