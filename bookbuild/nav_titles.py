@@ -20,11 +20,7 @@ _sections: list[tuple[Section, Page]] = []   # this build's sections and their i
 
 def sections(items) -> list[Section]:
     """Every section of the nav, depth first."""
-    found = []
-    for item in items:
-        if isinstance(item, Section):
-            found += [item, *sections(item.children)]
-    return found
+    return [found for item in items if isinstance(item, Section) for found in (item, *sections(item.children))]
 
 
 def index_page(section: Section) -> Page:
@@ -38,10 +34,9 @@ def index_page(section: Section) -> Page:
 
 
 def on_nav(nav, config, files):
-    lang = config.theme["language"]
     for page in nav.pages:
         if page.is_homepage:
-            page.title = TITLES[lang]["home"]
+            page.title = TITLES[config.theme["language"]]["home"]
     _sections[:] = [(section, index_page(section)) for section in sections(nav.items)]
     return nav
 

@@ -1,10 +1,7 @@
-"""Print-only figures are not fetched on screen.
-
-``<div class="print-only">`` (the static form of a widget, see overrides/assets/print.css) is
-``display: none`` on screen, but ``display: none`` does not stop an ``<img>`` from downloading.
-A ``loading="lazy"`` image inside a hidden container is never fetched, so every image inside a
-print-only element gets ``loading="lazy"``. Printing loads them: overrides/assets/print.js and
-tools/pdf.py switch them to eager before the page is printed.
+"""Print-only figures are not fetched on screen: ``display: none`` (a widget's static form,
+``<div class="print-only">``: overrides/assets/print.css) does not stop an ``<img>`` from
+downloading, but a ``loading="lazy"`` one in a hidden container is never fetched. Printing loads
+them: overrides/assets/print.js and tools/pdf.py switch them to eager first.
 """
 
 from __future__ import annotations
