@@ -64,8 +64,8 @@ node_modules/.test: package.json package-lock.json
 
 # Pyodide + the official numpy wheel for the playground, fetched from npm and PyPI and checked
 # against the sha256 pins in tools/pyodide-manifest.json (cached in .cache/, never committed).
-.cache/pyodide/.verified: tools/vendor_pyodide.py bookbuild/vendor_pyodide.py tools/pyodide-manifest.json $(VENV)/.docs
-	$(BIN)/python tools/vendor_pyodide.py
+.cache/pyodide/.verified: bookbuild/vendor_pyodide.py tools/pyodide-manifest.json $(VENV)/.docs
+	$(BIN)/python -m bookbuild.vendor_pyodide
 	touch $@
 
 # `make serve LANG=en` serves only English (LANG is also the locale variable: only zh/en count).

@@ -1,27 +1,27 @@
-"""Accessibility fixes that belong in the HTML itself (written at build time, so they are there
-before any script runs and for readers without JavaScript). tests/test_axe.py checks every built
-page with axe-core; tests/test_figure_text.py measures figure and widget labels at 375 px.
+"""Accessibility fixes written into the HTML at build time, so they are there before any script
+runs and for readers without JavaScript. tests/test_axe.py runs axe-core on the built pages.
 
-* Regions that scroll must be reachable by keyboard (WCAG 2.1.1, axe's
-  scrollable-region-focusable): code cells of the lab notebooks (mkdocs-jupyter's
-  ``div.highlight-ipynb``) and display formulas (``div.arithmatex``, which scroll sideways on a
-  phone) get ``tabindex="0"`` and a name in the page's language ("代码单元 3" / "Code cell 3",
-  "公式" / "Formula"), with ``role="group"``: a named group, not a landmark (a page has dozens).
-  Tables (``<table>`` without a class, which Material wraps in its own scrolling box at run
-  time) are wrapped at build time in a focusable, named box that does the scrolling instead
-  ("表格，可左右滚动" / "Table, scrolls sideways"; assets/a11y.css lets Material's box overflow).
-  Runs in ``on_page_content`` after the math hook and before offline_pdf.py hands the page to
-  the print page, so the print page has them too.
-* Text in the other language says so (WCAG 3.1.2, Language of Parts; see ``language_of_parts``):
-  a screen reader then reads an English title in the Chinese book with an English voice.
-* Figures open at full size on a phone (see ``on_post_page`` below).
+* Regions that scroll are reachable by keyboard (WCAG 2.1.1): lab notebooks' code cells and
+  display formulas (which scroll sideways on a phone) get ``tabindex="0"``, ``role="group"`` (a
+  named group, not one of dozens of landmarks) and a name; a ``<table>`` without a class, which
+  Material wraps in a scrolling box at run time, is wrapped at build time in a focusable, named
+  box that scrolls instead (assets/a11y.css). The print page gets them too (offline_pdf.py).
+* Text in the other language says so (WCAG 3.1.2), so that a screen reader reads it with that
+  language's voice: in the Chinese book a run of three or more English words (a paper's title),
+  in the English book a run of Chinese characters. Shorter runs are names and terms (Transformer,
+  GPT-2), which WCAG exempts; code, formulas and elements that have a lang are left alone.
+* Figures open at full size on a phone, where a figure drawn 700 px wide shows its labels at
+  3–7 CSS px: each is wrapped in a link to its SVG, which assets/figure-zoom.js opens in a dialog
+  (tests/test_figure_text.py measures both). Screen pages only: print is at paper size.
+* Each chapter's ``<nav>`` is named by its title (axe's landmark-unique): Material names it by the
+  label that folds it, which holds only an icon when the chapter has an index page.
 """
 
 from __future__ import annotations
 
 import re
 
-from .html_tags import VOID, tokens
+from .html_tags import regions
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
@@ -33,32 +33,19 @@ NAMES = {"zh": {"code": "代码单元 {n}", "math": "公式", "table": "表格�
 def on_page_content(html, page, config, files):
     names = NAMES[config.theme["language"]]
     counter = iter(range(1, 10**6))
+    focusable = 'tabindex="0" role="group" aria-label'
 
     def code_cell(match):
         label = names["code"].format(n=next(counter))
-        return (f'<div class="highlight-ipynb{match["rest"]}"{match["attrs"]} '
-                f'tabindex="0" role="group" aria-label="{label}">')
-
-    def formula(match):
-        return f'<div class="arithmatex"{match["attrs"]} tabindex="0" role="group" aria-label="{names["math"]}">'
-
-    def table(match):
-        return (f'<div class="attn-table-scroll" tabindex="0" role="group" aria-label="{names["table"]}">'
-                f'{match.group(0)}</div>')
+        return f'<div class="highlight-ipynb{match["rest"]}"{match["attrs"]} {focusable}="{label}">'
 
     if 'class="highlight-ipynb' in html:
         html = NOTEBOOK_CODE.sub(code_cell, html)
-    html = TABLE.sub(table, html)
-    return language_of_parts(DISPLAY_MATH.sub(formula, html), config.theme["language"])
+    html = TABLE.sub(f'<div class="attn-table-scroll" {focusable}="{names["table"]}">' r"\g<0></div>", html)
+    html = DISPLAY_MATH.sub(rf'<div class="arithmatex"\g<attrs> {focusable}="{names["math"]}">', html)
+    return language_of_parts(html, config.theme["language"])
 
 
-# Language of parts. A page's <html lang> names its book's language; a passage in the other one
-# gets its own lang, so that a screen reader switches voice: in the Chinese book a run of three or
-# more English words (a paper's title, the example sentence "The animal didn't cross the street
-# ..."), in the English book a run of Chinese characters (the Chinese sources in the references).
-# Shorter runs are names and technical terms (Transformer, softmax, GPT-2), which WCAG exempts.
-# Code, formulas and an element that already has a lang are left as they are.
-# tests/test_parity.py checks every built page for text in the other language without its lang.
 _WORD = r"[A-Za-z](?:[\w'’.-]|&#?\w+;)*"
 FOREIGN_RUN = {"zh": (re.compile(rf"{_WORD}(?:[ ,:;!?–—-]+{_WORD}){{2,}}"), "en"),
                "en": (re.compile(r"(?:[A-Za-z0-9]+(?=[\u3400-\u9fff]))?[\u3400-\u9fff]"
@@ -80,45 +67,23 @@ def language_of_parts(html: str, lang: str) -> str:
     '<code>for a in b if c</code><p lang="en">one two three</p>'
     """
     run, other = FOREIGN_RUN[lang]
-    out, stack = [], []   # stack: (tag, text inside is left alone)
-    for text, token in tokens(html):
-        closing, tag = (token["closing"], (token["name"] or "").lower()) if token else (None, "")
-        if tag:
-            if closing:
-                for i in range(len(stack) - 1, -1, -1):   # close the innermost element of that name
-                    if stack[i][0] == tag:
-                        del stack[i:]
-                        break
-            elif tag not in VOID and not token["selfclosing"]:
-                attrs = token["attrs"] or ""
-                alone = (tag in NOT_PROSE or bool(NOT_PROSE_CLASS.search(attrs)) or " lang=" in attrs
-                         or bool(stack and stack[-1][1]))
-                stack.append((tag, alone))
-        elif token is None and not (stack and stack[-1][1]) and run.search(text):
-            text = run.sub(lambda m: f'<span lang="{other}">{m[0]}</span>', text)
-        out.append(text)
-    return "".join(out)
 
-# Figures on a phone: a figure drawn for a page 700 px wide shows its labels at 3–7 CSS px on a
-# 375 px screen. Each figure on a screen page is wrapped in a link to its own SVG; a tap (or
-# Enter) opens it at full size in a dialog that scrolls (assets/figure-zoom.js), or, without
-# JavaScript, as the SVG file itself. tests/test_figure_text.py measures the labels both ways.
-# Screen pages only (on_post_page): the print page and the PDF print figures at paper size.
+    def alone(name, attrs):   # text inside is left as it is
+        return name in NOT_PROSE or bool(NOT_PROSE_CLASS.search(attrs)) or " lang=" in attrs
+
+    wrap = rf'<span lang="{other}">\g<0></span>'
+    return "".join(run.sub(wrap, text) if tag is None and not inside else text
+                   for text, tag, inside in regions(html, alone))
+
+
 FIGURE_IMG = re.compile(r'<img (?P<attrs>[^>]*\bsrc="(?P<src>[^"]*figures/[a-z0-9-]+\.svg)"[^>]*)>')
 ZOOM_HINT = {"zh": "点按放大", "en": "Tap to enlarge"}
-
-
-# Navigation landmarks need names that tell them apart (axe's best-practice rule
-# landmark-unique). Material names each chapter's sub-navigation by the label that folds it
-# (aria-labelledby="__nav_3_label"), which holds only an icon when the chapter has an index page
-# (navigation.indexes): ten <nav> landmarks with the same empty name. Each is named by its own
-# title instead, the label inside it that shows the chapter's name ("Chapter 0 · Before we start").
 SUBNAV = re.compile(r'(<nav class="md-nav" data-md-level="\d+" aria-labelledby=")(?P<id>__nav_[\d_]+)_label('
                     r'"[^>]*>\s*<label class="md-nav__title" for="(?P=id)")>')
 
 
 def name_subnavs(html: str) -> str:
-    """Point each chapter's <nav> at its own title (see SUBNAV).
+    """Point each chapter's <nav> at its own title, the label inside it that shows the chapter's name.
 
     >>> name_subnavs('<nav class="md-nav" data-md-level="1" aria-labelledby="__nav_3_label" '
     ...              'aria-expanded="false"> <label class="md-nav__title" for="__nav_3">')
@@ -132,12 +97,8 @@ def on_post_page(output, page, config):
     if "figures/" not in output:
         return output
     hint = ZOOM_HINT[config.theme["language"]]
-
-    def zoomable(match):
-        return (f'<a class="attn-zoom" href="{match["src"]}">{match.group(0)}'
-                f'<span class="attn-zoom__hint" aria-hidden="true">{hint}</span></a>')
-
-    return FIGURE_IMG.sub(zoomable, output)
+    return FIGURE_IMG.sub(rf'<a class="attn-zoom" href="\g<src>">\g<0>'
+                          f'<span class="attn-zoom__hint" aria-hidden="true">{hint}</span></a>', output)
 
 
 def on_post_template(output_content, template_name, config):

@@ -1,25 +1,19 @@
 """A strict Content-Security-Policy on every page, as a ``<meta>`` tag (static hosts such as
 GitHub Pages send no headers).
 
-* Scripts: ``'self'`` plus the sha256 hashes of the inline scripts in the final HTML
-  (Material's ``__md_scope``/palette/tab scripts, notebook pages' scripts); no ``'unsafe-inline'``.
+* Scripts: ``'self'`` and the sha256 hashes of the inline scripts, never ``'unsafe-inline'``.
   Every page of a language lists the hashes of all its pages' inline scripts: with instant
   navigation the first page's policy stays in force while Material runs the next page's scripts.
   ``'wasm-unsafe-eval'`` only on pages with an element carrying ``data-python`` (the playground,
-  widgets that run Python). Pyodide itself runs in a Web Worker, which does not inherit the page's
-  policy (its own would come from the worker script's response headers); the playground test
-  proves that it loads under this policy.
-* Styles: ``'self' 'unsafe-inline'``. Inline style cannot run code, and it is needed: KaTeX's
-  build-time HTML positions every glyph with ``style=""`` attributes (hundreds per page), the
-  editor (CodeMirror) injects ``<style>`` elements, and the widgets set CSS variables. With
-  ``img-src``/``font-src``/``connect-src`` limited to the site, injected CSS cannot send anything
-  elsewhere.
-* Everything else: ``default-src 'self'``, ``connect-src 'self'``, ``object-src 'none'``,
-  ``base-uri 'self'``, ``form-action 'self'``, ``frame-ancestors`` cannot be set from a meta tag.
+  widgets that run Python). Pyodide runs in a Web Worker, which does not inherit the page's
+  policy; the playground test proves that it loads under this one.
+* Styles: ``'self' 'unsafe-inline'``: inline style runs no code, and KaTeX positions every glyph
+  with ``style=""``, CodeMirror injects ``<style>``, the widgets set CSS variables. With images,
+  fonts and connections limited to the site, injected CSS cannot send anything elsewhere.
+* ``frame-ancestors`` cannot be set from a meta tag.
 
-The policy is written at the end of the build (every page this build wrote, the print page and
-404.html), after every other hook and plugin changed the HTML, so the hashes are those of the
-HTML readers get.
+The policy is written at the very end of the build, into every page this build wrote, the print
+page and 404.html, so the hashes are those of the HTML readers get.
 """
 
 from __future__ import annotations
@@ -35,18 +29,8 @@ INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S
 RUNS_PYTHON = re.compile(r"<[a-zA-Z][^>]*\sdata-python[\s=>]")
 HEAD = re.compile(r"<head>\s*(<meta charset=[^>]*>)?", re.I)
 META = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*')
-
-BASE = {
-    "default-src": ["'self'"],
-    "img-src": ["'self'", "data:"],
-    "font-src": ["'self'"],
-    "style-src": ["'self'", "'unsafe-inline'"],
-    "connect-src": ["'self'"],
-    "worker-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'self'"],
-    "form-action": ["'self'"],
-}
+BASE = ("default-src 'self'; img-src 'self' data:; font-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
 
 
 def inline_hashes(html: str) -> set[str]:
@@ -55,16 +39,9 @@ def inline_hashes(html: str) -> set[str]:
             for body in INLINE_SCRIPT.findall(html)}
 
 
-def policy(html: str, hashes: set[str] = frozenset()) -> str:
-    """The policy for one page's final HTML (its own inline scripts' hashes, and ``hashes``)."""
-    script = ["'self'", *sorted(inline_hashes(html) | set(hashes))]
-    script += ["'wasm-unsafe-eval'"] if RUNS_PYTHON.search(html) else []
-    directives = {**BASE, "script-src": script}
-    return "; ".join(f"{name} {' '.join(values)}" for name, values in directives.items())
-
-
 def add_policy(html: str, hashes: set[str] = frozenset()) -> str:
-    """Put the page's policy in a <meta> tag at the top of <head> (before any script).
+    """Put the policy for the page's final HTML (its own inline scripts' hashes, and ``hashes``) in
+    a <meta> tag at the top of <head> (before any script).
 
     >>> out = add_policy('<html><head><meta charset="utf-8"><script>x=1</script></head><body></body></html>')
     >>> out.startswith('<html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src')
@@ -76,11 +53,13 @@ def add_policy(html: str, hashes: set[str] = frozenset()) -> str:
     found = HEAD.search(html)
     if not found:
         return html
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(html, hashes)}">'
+    script = ["'self'", *sorted(inline_hashes(html) | set(hashes))]
+    script += ["'wasm-unsafe-eval'"] if RUNS_PYTHON.search(html) else []
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{BASE}; script-src {" ".join(script)}">'
     return html[:found.end()] + meta + html[found.end():]
 
 
-_written: list[Path] = []   # the HTML files this build writes
+_written: list[Path] = []   # the pages this build writes
 
 
 def on_config(config):
@@ -93,16 +72,11 @@ def on_post_page(output, page, config):
     return output
 
 
-def on_post_template(output_content, template_name, config):
-    if template_name.endswith(".html"):
-        _written.append(Path(config.site_dir) / template_name)
-    return output_content
-
-
-@event_priority(-100)  # the last of all (after figures.py's): the order is in mkdocs.yml, above `hooks:`
+@event_priority(-100)  # the last of all: bookbuild/hooks.py
 def on_post_build(config):
-    paths = [p for p in dict.fromkeys([*_written, Path(config.site_dir) / "print_page" / "index.html"]) if p.is_file()]
-    pages = {path: path.read_text(encoding="utf-8") for path in paths}
+    site = Path(config.site_dir)
+    paths = dict.fromkeys([*_written, site / "404.html", site / "print_page" / "index.html"])
+    pages = {path: path.read_text(encoding="utf-8") for path in paths if path.is_file()}
     hashes = set().union(*map(inline_hashes, pages.values()))
     for path, html in pages.items():
         path.write_text(add_policy(html, hashes), encoding="utf-8")

@@ -1,20 +1,20 @@
-"""Build glue for the two languages.
+"""Build glue for the two languages (each built by its own process: tools/build.py, tools/serve.py).
 
 * The English config inherits ``site_url`` from mkdocs.yml; its pages live under ``en/``.
-* Each heading's permalink has its tooltip in the book's language.
-
-(Chinese line breaks are joined by cjk_lines.py.)
-
-tools/build.py builds both languages in parallel and tools/serve.py serves both at one address
-(``make serve``); each language is built by its own process.
+* Each heading's permalink has its tooltip in the book's language (not "Permanent link").
+* Chinese sources keep one sentence per line, and a browser turns each line break into a space,
+  which Chinese typesetting does not want: on Chinese pages, a line break after a CJK character
+  or punctuation mark is dropped, outside <pre> blocks.
 """
 
 from __future__ import annotations
 
+import re
 
-# The link beside each heading (the toc extension's permalink): its tooltip, in the book's
-# language. The extension's default, "Permanent link", showed on every heading of the Chinese book.
 PERMALINK_TITLE = {"zh": "本节的链接", "en": "Link to this section"}
+_CJK = "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_BREAK_AFTER_CJK = re.compile(rf"(?<=[{_CJK}])\n\s*(?=\S)")
+_PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
 
 
 def on_config(config):
@@ -23,3 +23,12 @@ def on_config(config):
     if "toc" in config.mdx_configs:
         config.mdx_configs["toc"]["permalink_title"] = PERMALINK_TITLE[config.theme["language"]]
     return config
+
+
+def join_cjk_lines(html: str) -> str:
+    """'句子一。\\n句子二。' -> '句子一。句子二。', leaving <pre> blocks alone."""
+    return "".join(p if p.startswith("<pre") else _BREAK_AFTER_CJK.sub("", p) for p in _PRE.split(html))
+
+
+def on_page_content(html, page, config, files):
+    return join_cjk_lines(html) if config.theme["language"] == "zh" else html

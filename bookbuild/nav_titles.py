@@ -1,12 +1,9 @@
 """The nav is written once, in mkdocs.yml, for both languages; its titles come from the pages.
 
-* A section's title is the H1 of its index page (``chN/index.md``, the section's first entry):
-  set in ``on_env``, when MkDocs has read every page and before it renders any (MkDocs 1.6:
-  on_nav, then the pages are read, then on_env, then the pages are built). In mkdocs.yml a
-  section is written with its folder as a placeholder key (``- ch3: [ch3/index.md, ...]``).
-  A section whose first entry is not its folder's ``index.md`` fails the build.
-* The home page's nav title and the PDF link's title (offline_pdf.py) come from :data:`TITLES`,
-  one row per language.
+* A section's title is the H1 of its index page (``chN/index.md``, which must be its first
+  entry), set in ``on_env``: MkDocs has read every page then and rendered none. In mkdocs.yml a
+  section's key is its folder, a placeholder (``- ch3: [ch3/index.md, ...]``).
+* The home page's nav title and the PDF link's title (offline_pdf.py) come from :data:`TITLES`.
 """
 
 from __future__ import annotations
@@ -23,11 +20,7 @@ _sections: list[tuple[Section, Page]] = []   # this build's sections and their i
 
 def sections(items) -> list[Section]:
     """Every section of the nav, depth first."""
-    found = []
-    for item in items:
-        if isinstance(item, Section):
-            found += [item, *sections(item.children)]
-    return found
+    return [found for item in items if isinstance(item, Section) for found in (item, *sections(item.children))]
 
 
 def index_page(section: Section) -> Page:
@@ -41,10 +34,9 @@ def index_page(section: Section) -> Page:
 
 
 def on_nav(nav, config, files):
-    lang = config.theme["language"]
     for page in nav.pages:
         if page.is_homepage:
-            page.title = TITLES[lang]["home"]
+            page.title = TITLES[config.theme["language"]]["home"]
     _sections[:] = [(section, index_page(section)) for section in sections(nav.items)]
     return nav
 

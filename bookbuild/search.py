@@ -1,26 +1,19 @@
 """The search index: each page's entries cached by content, the index written compact.
 
 * **Entries cached.** Material's search plugin parses every page's HTML and segments its Chinese
-  text with jieba: about a quarter of a warm build. This hook keeps each page's entries in
-  ``.cache/search/`` under the page's HTML, table of contents, URL, title and front matter, the
-  search plugin's settings, Material's and jieba's versions. A page whose entries are cached is
-  left out of Material's indexing with Material's own front matter, ``search: {exclude: true}``
-  (set when the page's HTML is final, taken off as soon as the plugin has read the page, before
-  the theme's template sees it), and
-  :func:`on_post_build` puts its cached entries back in their place, in the order the pages were
-  built: ``search_index.json`` holds what an uncached build writes.
-* **Compact.** Material writes the index with every non-ASCII character escaped (``\\u6ce8`` for
-  注: six bytes instead of three); it is written again with the characters themselves (same JSON,
-  about 40 % smaller for the Chinese book).
-
-The index is fetched only when the reader opens search (overrides/assets/search-defer.js), so a
-first visit does not download it.
-
-* **Only the language packs the index loads.** Material ships lunr's support for 30 languages
-  (``assets/javascripts/lunr/``, 0.9 MB per book); its search worker loads the ones the index's
-  ``config.lang`` names (:func:`lunr_scripts`, which follows the worker's ``setupSearchLanguages``).
-  Both books' indexes say ``["en"]`` (the Chinese one is segmented by jieba at build time and
-  searched as space-separated words), which needs none: the others leave the site.
+  text with jieba: about a quarter of a warm build. Each page's entries are kept in
+  ``.cache/search/`` under everything the plugin reads (:func:`entries_key`). A page whose entries
+  are cached is left out of Material's indexing by Material's own front matter, ``search:
+  {exclude: true}`` (set once the page's HTML is final, taken off once the plugin has read the
+  page: Material's templates test ``{% if page.meta %}``, empty on a lab page, and a lab page
+  would change); :func:`on_post_build` puts its cached entries back in their place.
+* **Compact.** Material escapes every non-ASCII character (``\\u6ce8`` for 注: six bytes instead
+  of three); the index is written again with the characters themselves (40 % smaller in Chinese).
+  It is fetched only when the reader opens search (overrides/assets/search-defer.js).
+* **No language packs.** Material ships lunr's support for 30 languages
+  (``assets/javascripts/lunr/``, 0.9 MB per book); its search worker loads those the index's
+  ``config.lang`` names beyond English. Both books' indexes say ``["en"]`` (the Chinese one is
+  segmented by jieba at build time and searched as space-separated words): they leave the site.
 """
 
 from __future__ import annotations
@@ -97,52 +90,7 @@ def merge(docs: list[dict]) -> list[dict]:
             cached = fresh.pop(url, [])
             ENTRIES.put(k, json.dumps(cached, ensure_ascii=False).encode("utf-8"))
         merged.extend(cached)
-    for left in fresh.values():    # entries of no page this hook saw (none today): kept, at the end
-        merged.extend(left)
-    return merged
-
-
-LUNR = Path("assets") / "javascripts" / "lunr"
-
-
-def lunr_scripts(langs: list[str]) -> set[str]:
-    """The files under assets/javascripts/lunr/ that Material's search worker loads for an index
-    whose ``config.lang`` is ``langs`` (its ``setupSearchLanguages``, Material 9).
-
-    >>> lunr_scripts(["en"])
-    set()
-    >>> sorted(lunr_scripts(["en", "ja"]))
-    ['min/lunr.ja.min.js', 'min/lunr.multi.min.js', 'min/lunr.stemmer.support.min.js', 'tinyseg.js']
-    """
-    scripts = set()
-    for lang in langs:
-        if lang == "ja":
-            scripts.add("tinyseg.js")
-        if lang in ("hi", "th"):
-            scripts.add("wordcut.js")
-        if lang != "en":
-            scripts.add(f"min/lunr.{lang}.min.js")
-    if len(langs) > 1:
-        scripts.add("min/lunr.multi.min.js")
-    if scripts:
-        scripts.add("min/lunr.stemmer.support.min.js")
-    return scripts
-
-
-def drop_unused_lunr(site_dir: Path, langs: list[str]) -> None:
-    """Remove every file of lunr's language support that an index in ``langs`` does not load."""
-    folder = site_dir / LUNR
-    if not folder.is_dir():
-        return
-    keep = lunr_scripts(langs)
-    if not keep:
-        shutil.rmtree(folder)
-        return
-    for path in sorted(folder.rglob("*"), reverse=True):
-        if path.is_file() and path.relative_to(folder).as_posix() not in keep:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
+    return merged + [entry for left in fresh.values() for entry in left]   # of no page this hook saw (none today)
 
 
 def on_post_build(config):  # after Material's search plugin wrote the index (hooks run after plugins)
@@ -152,4 +100,5 @@ def on_post_build(config):  # after Material's search plugin wrote the index (ho
         data["docs"] = [{k: fill(v) if isinstance(v, str) else v for k, v in entry.items()}   # the chapters' times
                         for entry in merge(data["docs"])]
         path.write_bytes(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-        drop_unused_lunr(Path(config.site_dir), data["config"]["lang"])
+        if data["config"]["lang"] == ["en"]:   # its search worker then loads none of lunr's language packs
+            shutil.rmtree(Path(config.site_dir) / "assets" / "javascripts" / "lunr", ignore_errors=True)

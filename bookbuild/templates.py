@@ -1,15 +1,16 @@
 """Material's templates compiled once: Jinja's own bytecode cache for the theme's environment.
 
 Jinja compiles Material's ~80 templates on every build (about 1.5 s of a warm one-language build).
-``on_env`` (MkDocs' event for the theme's Jinja environment) gives that environment a
-``FileSystemBytecodeCache`` in ``.cache/jinja/<key>/``: Jinja stores each compiled template under
-its name and source checksum, and the folder is keyed by Jinja's and Python's versions and every
-environment option that changes the generated code.
+``on_env`` gives the theme's environment a ``FileSystemBytecodeCache`` in ``.cache/jinja/<key>/``:
+Jinja stores each compiled template under its name and source checksum; the folder is keyed by
+Jinja's and Python's versions and every environment option that changes the generated code.
 """
 
 from __future__ import annotations
 
 import sys
+
+from jinja2 import FileSystemBytecodeCache
 
 from .bookcache import CACHE, _version, key
 
@@ -24,8 +25,6 @@ def folder_key(env) -> str:
 
 
 def on_env(env, config, files):
-    from jinja2 import FileSystemBytecodeCache
-
     folder = CACHE / "jinja" / folder_key(env)
     folder.mkdir(parents=True, exist_ok=True)
     env.bytecode_cache = FileSystemBytecodeCache(str(folder))

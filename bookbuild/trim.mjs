@@ -1,10 +1,8 @@
-// bookbuild/trim_and_minify.py's worker: reads a JSON list of jobs on stdin, writes a JSON list of
-// results (the same order) on stdout. A job is {kind, text, tokens, prefixes, keep, variables}:
-//   "css"     the stylesheet purged by PurgeCSS against `tokens` (a class that starts with one of
-//             `prefixes` stays too; `variables`: custom properties that nothing kept reads go,
-//             except those in `keep`), then minified by esbuild
-//   "css-min" the stylesheet minified by esbuild, every rule kept
-//   "js-min"  the script (an ES module or a classic script) minified by esbuild
+// bookbuild/trim_and_minify.py's worker: a JSON list of jobs {kind, text, tokens, prefixes, keep,
+// variables} on stdin, their results (same order) on stdout. "css": purged by PurgeCSS against
+// `tokens` (a class that starts with one of `prefixes` stays; with `variables`, custom properties
+// that nothing kept reads go, but those in `keep`), then minified; "css-min": minified, every rule
+// kept; "js-min": a script (an ES module or a classic one) minified. esbuild minifies.
 import { PurgeCSS } from "purgecss";
 import { transform } from "esbuild";
 

@@ -1,35 +1,25 @@
 """A page loads only what it uses.
 
-Plugins add their browser files to every page; ``on_post_page`` takes off a page what it does
-not use, once its HTML is final:
+Plugins add their browser files to every page; ``on_post_page`` takes off a page, once its HTML
+is final, what it does not use: print-site's script and stylesheets (the print page's only); the
+``<link rel="alternate" hreflang>`` tags (Material fetched ``sitemap.xml`` for them on every first
+visit; the language selector, overrides/partials/alternate.html, links the other language
+without them); playground.css on a page that runs no Python (app.js adds it when instant
+navigation arrives); a lab page's MathJax loader (its empty ``src`` fetched the page again as a
+script); the indentation of lines, outside elements that show whitespace (83 -> 67 KB a chapter).
 
-* print-site's ``js/print-site.js`` and ``css/print-site*.css`` style the print page only;
-* the ``<link rel="alternate" hreflang>`` tags: Material fetched ``sitemap.xml`` from each
-  language's home page on every first visit; the language selector
-  (overrides/partials/alternate.html) links the same page in the other language without them;
-* playground.css, on a page that runs no Python (app.js adds it when instant navigation arrives);
-* a lab page's MathJax loader, whose empty ``src`` fetched the page itself again as a script;
-* the indentation of lines, except in elements that show whitespace (a chapter page: 83 -> 67 KB).
-
-Stylesheets are purged with PurgeCSS and minified with esbuild (both pinned in package-lock.json;
-bookbuild/trim.mjs runs them): a rule stays when some element of the site can match it. What the
-rules are matched against are *tokens* (:func:`tokens`): each tag's name, its attributes' names
-and values, and every word of the site's scripts. Text is not a token, so a sentence edit leaves
-the tokens as they were and every purge comes from the cache.
-
-* Material's main stylesheet, against every page (the print page and 404 too) and every script
-  the site serves or inlines, Pyodide's aside (Material's bundle adds classes at run time: all of its words count;
-  a class it builds from a prefix, ``md-source__fact--${t}``, keeps every class that starts so).
-  Its custom properties stay when a kept rule reads them or a page, a script or another stylesheet names them.
-* Material's palette stylesheet, against the colours and schemes the config's palette names.
-* A lab page's inlined notebook stylesheet (JupyterLab's whole theme, ~580 KB), against that page.
-* KaTeX's stylesheet, against the site's formulas (bookbuild/katex_math.py).
-
-A trimmed stylesheet is named by its content; Material's own copies and their source maps leave
-site/. The book's own stylesheets and scripts (overrides/) are served minified by esbuild. Every
-result is cached in .cache/lean/ under its input, its tokens, package-lock.json and this file.
-tests/test_lean.py puts the full stylesheets back in the browser and checks that no element's
-computed style changes.
+Stylesheets are purged by PurgeCSS and minified by esbuild (bookbuild/trim.mjs; both pinned in
+package-lock.json): a rule stays when some element of the site can match it, judged by *tokens*
+(:func:`tokens`): tag names, attribute names and values, the words of scripts. Text is no token,
+so a sentence edit takes every purge from the cache. Material's main stylesheet is purged against
+every page and script (all the words of its bundle, which adds classes at run time; a class it
+builds from a prefix, ``md-source__fact--${t}``, keeps every class that starts so; a custom
+property stays when a kept rule reads it or anything else names it), its palette stylesheet
+against the config's palette, a lab page's inlined notebook stylesheet (JupyterLab's theme,
+~580 KB) against that page, KaTeX's against the formulas (katex_math.py). A trimmed stylesheet is
+named by its content (Material's copies leave site/); the book's own stylesheets
+and scripts (overrides/) are minified. Results are cached in .cache/lean/. tests/test_lean.py puts
+the full stylesheets back in the browser and checks that no element's computed style changes.
 """
 
 from __future__ import annotations
@@ -113,7 +103,7 @@ def tokens(text: str, script: bool = False) -> list[str]:
     cached = _TOKENS.get(k)
     if cached is not None:
         return json.loads(cached)
-    found = set(WORD.findall(text)) if script else set()
+    found = set(WORD.findall(text if script else " ".join(SCRIPT_BODY.findall(text))))
     if not script:
         for tag in TAG.finditer(text):
             if tag["name"]:
@@ -121,8 +111,6 @@ def tokens(text: str, script: bool = False) -> list[str]:
                 for name, *values in ATTR.findall(tag["attrs"]):
                     found.add(name.lower())
                     found.update("".join(values).split())
-        for body in SCRIPT_BODY.findall(text):
-            found.update(WORD.findall(body))
     result = sorted(found)
     _TOKENS.put(k, json.dumps(result).encode("utf-8"))
     return result
@@ -210,13 +198,12 @@ def lean(html: str, print_page: bool = False) -> str:
 
 
 def _renamed(path: Path, text: str, pages: list[Path]) -> None:
-    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path``, remove ``path`` and its
-    source map, and point every page at the new file."""
+    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path``, remove ``path``, and
+    point every page at the new file."""
     name = f"{path.name.split('.')[0]}.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.min.css"
     (path.parent / name).write_text(text, encoding="utf-8")
     if name != path.name:
-        path.unlink()
-        path.with_name(path.name + ".map").unlink(missing_ok=True)
+        path.unlink()   # its source map never reached the site (vendor.py)
     for page in pages:
         html = page.read_text(encoding="utf-8")
         head, sep, body = html.partition("</head>")
@@ -259,12 +246,9 @@ def _minify_own(config) -> None:
     those the build rewrote too (the English book's playground scripts name the Chinese book's
     copy of Pyodide and the editor: bookbuild/playground.py), as the build wrote them."""
     site, own = Path(config.site_dir), ROOT / "overrides"
-    targets, jobs = [], []
-    for source in sorted([*own.rglob("*.css"), *own.rglob("*.js")]):
-        target = site / source.relative_to(own)
-        if target.is_file():
-            targets.append(target)
-            jobs.append({"kind": "css-min" if source.suffix == ".css" else "js-min", "text": target.read_text(encoding="utf-8")})
+    targets = [site / path.relative_to(own) for path in sorted([*own.rglob("*.css"), *own.rglob("*.js")])]
+    targets = [target for target in targets if target.is_file()]
+    jobs = [{"kind": t.suffix[1:] + "-min", "text": t.read_text(encoding="utf-8")} for t in targets]   # css-min, js-min
     for target, text in zip(targets, run(jobs)):
         target.write_text(text, encoding="utf-8")
 

@@ -1,14 +1,10 @@
-"""Serve browser assets from the site itself (no CDN): copy them from node_modules/.
+"""Serve browser assets from the site itself (no CDN): copied from node_modules/ (package-lock.json,
+installed by `make setup`: `npm ci`); a missing file stops the build and says how to fix it.
 
-The packages and their versions are pinned in package.json / package-lock.json and installed
-by `make setup` (`npm ci`). Nothing here is committed; a missing file stops the build with a
-message that says how to fix it.
-
-Material's source maps (``*.map``, 2.5 MB in both languages) are for whoever debugs Material's
-own code, not for readers: they leave the site, and so does the ``sourceMappingURL`` comment of
-each of its scripts that named one (a browser's developer tools would ask for a missing file).
-So does ``overrides/print/pdf.css``, the print page's layout that tools/pdf.py adds when it prints
-(MkDocs copies every file of the theme folder but its templates).
+Material's source maps (``*.map``, 2.5 MB in both languages) are for whoever debugs Material, not
+for readers: they leave the site, and so does the ``sourceMappingURL`` comment of each of its
+scripts that named one (a browser's developer tools would ask for the missing file). So does
+``overrides/print/pdf.css``, the print layout tools/pdf.py adds (MkDocs copies every theme file).
 """
 
 from __future__ import annotations
@@ -26,10 +22,8 @@ NODE_MODULES = ROOT / "node_modules"
 VENDORED = {
     # KaTeX's stylesheet and fonts only: formulas are rendered at build time (bookbuild/katex_math.py)
     "assets/vendor/katex": ("katex/dist", ["katex.min.css", "fonts/*.woff2"]),
-    # reveal.js for the chapters' slides (bookbuild/slides.py): its script as a classic one (UMD,
-    # window.Reveal), which also runs from file://, and its layout stylesheet. Not its themes (the
-    # book's own, overrides/assets/slides/slides.css) nor its plugins: KaTeX, listings and their
-    # highlighting are done at build time, and the presenter view is the book's own (slides.js).
+    # reveal.js for the slides (bookbuild/slides.py): its script as a classic one (UMD), which also
+    # runs from file://, and its layout stylesheet; not its themes nor its plugins (the book has its own)
     "assets/vendor/reveal": ("reveal.js/dist", ["reveal.js", "reveal.css"]),
 }
 
@@ -52,8 +46,6 @@ def vendored_files() -> list[tuple[str, Path]]:
 
 MATERIAL_ASSETS = ("assets/javascripts/", "assets/stylesheets/")   # the theme's own files, where its maps are
 SOURCE_MAP_COMMENT = re.compile(rb"\n?(?://[#@] sourceMappingURL=\S+|/\*[#@] sourceMappingURL=[^*]*\*/)\s*$")
-
-
 NOT_SERVED = ("print/pdf.css",)      # theme files for tools/pdf.py, not for readers
 
 
@@ -61,14 +53,10 @@ def without_source_maps(files, config):
     """``files`` without Material's source maps (its scripts and stylesheets without the comment
     that names one) and without :data:`NOT_SERVED`."""
     for file in list(files):
-        if file.src_uri in NOT_SERVED:
+        material = file.dest_uri.startswith(MATERIAL_ASSETS)
+        if file.src_uri in NOT_SERVED or material and file.dest_uri.endswith(".map"):
             files.remove(file)
-            continue
-        if not file.dest_uri.startswith(MATERIAL_ASSETS):
-            continue
-        if file.dest_uri.endswith(".map"):
-            files.remove(file)
-        elif file.dest_uri.endswith((".js", ".css")) and file.abs_src_path:
+        elif material and file.dest_uri.endswith((".js", ".css")) and file.abs_src_path:
             data = Path(file.abs_src_path).read_bytes()
             stripped = SOURCE_MAP_COMMENT.sub(b"\n", data)
             if stripped != data:

@@ -1,18 +1,14 @@
 """Fetch the Pyodide files the playground serves, check them, and cache them in .cache/pyodide/.
 
-    python tools/vendor_pyodide.py            # fetch what is missing, verify everything
-    python tools/vendor_pyodide.py --check    # verify the cache only (no network)
+    python -m bookbuild.vendor_pyodide            # fetch what is missing, verify everything
+    python -m bookbuild.vendor_pyodide --check    # verify the cache only (no network)
 
-Where the files come from (pinned in tools/pyodide-manifest.json):
-
-* the Pyodide core (pyodide.js, pyodide.asm.js/.wasm, python_stdlib.zip, pyodide-lock.json):
-  the official npm package, fetched with `npm pack pyodide@<version>`;
-* the official Pyodide numpy wheel: NumPy publishes no wasm wheels on PyPI, so it comes from
-  a PyPI package that carries it (`pip download --no-deps`), and must match the sha256 that the
-  official pyodide-lock.json gives for numpy.
-
-Every file is checked against its pinned sha256 before it is cached; nothing here is committed.
-A missing or altered file stops with a message that names the file and the fix.
+The Pyodide core (pyodide.js, pyodide.asm.js/.wasm, python_stdlib.zip, pyodide-lock.json) comes
+from the official npm package (`npm pack`); the official Pyodide numpy wheel, as NumPy publishes
+no wasm wheels, from a PyPI package that carries it (`pip download --no-deps`), and must match
+the sha256 the official pyodide-lock.json gives. Every file is checked against its pin in
+tools/pyodide-manifest.json before it is cached (never committed); a missing or altered file
+stops with a message that names the file and the fix.
 """
 
 from __future__ import annotations
@@ -20,7 +16,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -31,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "tools" / "pyodide-manifest.json"
 CACHE = ROOT / ".cache" / "pyodide"
-FIX = "run `make setup` (or `python tools/vendor_pyodide.py`) to fetch and verify the pinned files again"
+FIX = "run `make setup` (or `python -m bookbuild.vendor_pyodide`) to fetch and verify the pinned files again"
+REGISTRY = "The registry served a different file: do not use it; check the pin and the registry."
 
 
 class VendorError(RuntimeError):
@@ -39,23 +35,23 @@ class VendorError(RuntimeError):
 
 
 def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def shown(path: Path) -> str:
     """A path as the message shows it: relative to the repository when it is inside it."""
-    try:
-        return path.relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def manifest() -> dict:
     return json.loads(MANIFEST.read_text(encoding="utf-8"))
+
+
+def _check(path: Path, expected: str, what: str, fix: str) -> None:
+    actual = sha256(path)
+    if actual != expected:
+        raise VendorError(f"{what} has sha256 {actual}, but tools/pyodide-manifest.json pins {expected}. {fix}")
 
 
 def verify(cache: Path = CACHE) -> dict[str, Path]:
@@ -64,100 +60,63 @@ def verify(cache: Path = CACHE) -> dict[str, Path]:
     Returns {file name: path}. Raises VendorError naming the first problem and its fix.
     """
     pinned = manifest()
-    found = {}
     for name, entry in pinned["files"].items():
         path = cache / name
         if not path.is_file():
             raise VendorError(f"Pyodide file missing: {shown(path)}. To fix it, {FIX}.")
-        actual = sha256(path)
-        if actual != entry["sha256"]:
-            raise VendorError(
-                f"Pyodide file altered: {shown(path)} has sha256 {actual}, "
-                f"but tools/pyodide-manifest.json pins {entry['sha256']}. "
-                f"To fix it, {FIX} (it replaces the altered file)."
-            )
-        found[name] = path
+        _check(path, entry["sha256"], f"Pyodide file altered: {shown(path)}",
+               f"To fix it, {FIX} (it replaces the altered file).")
     lock = json.loads((cache / "pyodide-lock.json").read_text(encoding="utf-8"))
     if lock["info"]["version"] != pinned["pyodide"]:
         raise VendorError(f"pyodide-lock.json is for Pyodide {lock['info']['version']}, not {pinned['pyodide']}. To fix it, {FIX}.")
     for name, entry in pinned["files"].items():
-        if "lock_package" in entry:
-            package = lock["packages"][entry["lock_package"]]
-            if package["file_name"] != name or package["sha256"] != entry["sha256"]:
-                raise VendorError(
-                    f"{name} is not the file the official pyodide-lock.json lists for {entry['lock_package']} "
-                    f"({package['file_name']}, sha256 {package['sha256']}): fix tools/pyodide-manifest.json."
-                )
-    return found
+        if "lock_package" not in entry:
+            continue
+        package = lock["packages"][entry["lock_package"]]
+        if package["file_name"] != name or package["sha256"] != entry["sha256"]:
+            raise VendorError(
+                f"{name} is not the file the official pyodide-lock.json lists for {entry['lock_package']} "
+                f"({package['file_name']}, sha256 {package['sha256']}): fix tools/pyodide-manifest.json."
+            )
+    return {name: cache / name for name in pinned["files"]}
 
 
-def _check(path: Path, expected: str, what: str) -> None:
-    actual = sha256(path)
-    if actual != expected:
-        raise VendorError(
-            f"{what} ({path.name}) has sha256 {actual}, but tools/pyodide-manifest.json pins {expected}. "
-            "The registry served a different file: do not use it; check the pin and the registry."
-        )
-
-
-def _fetch_npm(source: dict, into: Path) -> Path:
-    subprocess.run(
-        ["npm", "pack", source["spec"], "--pack-destination", str(into), "--silent", "--no-audit", "--no-fund"],
-        check=True, cwd=into, stdout=subprocess.DEVNULL,
-    )
-    return into / source["file"]
-
-
-def _fetch_pypi(source: dict, into: Path) -> Path:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-         "--dest", str(into), source["spec"]],
-        check=True,
-    )
-    return into / source["file"]
-
-
-def _extract(archive: Path, member: str, target: Path) -> None:
+def _read(archive: Path, member: str) -> bytes:
     if archive.suffix == ".tgz":
-        with tarfile.open(archive) as tar, tar.extractfile(member) as src, target.open("wb") as dst:
-            shutil.copyfileobj(src, dst)
-    else:
-        with zipfile.ZipFile(archive) as z, z.open(member) as src, target.open("wb") as dst:
-            shutil.copyfileobj(src, dst)
+        with tarfile.open(archive) as tar:
+            return tar.extractfile(member).read()
+    with zipfile.ZipFile(archive) as z:
+        return z.read(member)
 
 
 def fetch(cache: Path = CACHE) -> None:
     """Fetch every pinned file that is missing or wrong, verifying each before it enters the cache."""
     pinned = manifest()
-    wanted = {
-        name: entry for name, entry in pinned["files"].items()
-        if not (cache / name).is_file() or sha256(cache / name) != entry["sha256"]
-    }
-    if not wanted:
-        return
+    wanted = {name: entry for name, entry in pinned["files"].items()
+              if not (cache / name).is_file() or sha256(cache / name) != entry["sha256"]}
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for source_name in sorted({e["source"] for e in wanted.values()}):
             source = pinned["sources"][source_name]
             print(f"vendor_pyodide: fetching {source['spec']} ({source_name})")
-            archive = (_fetch_npm if source_name == "npm" else _fetch_pypi)(source, tmp)
-            _check(archive, source["sha256"], f"the download of {source['spec']}")
+            command = {"npm": ["npm", "pack", "--silent", "--no-audit", "--no-fund"],
+                       "pypi": [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]}
+            subprocess.run([*command[source_name], source["spec"]], check=True, cwd=tmp, stdout=subprocess.DEVNULL)
+            archive = tmp / source["file"]
+            _check(archive, source["sha256"], f"the download of {source['spec']} ({archive.name})", REGISTRY)
             for name, entry in wanted.items():
-                if entry["source"] != source_name:
-                    continue
-                part = tmp / name
-                _extract(archive, entry["member"], part)
-                _check(part, entry["sha256"], f"{entry['member']} from {source['spec']}")
-                part.replace(cache / name)
+                if entry["source"] == source_name:
+                    (tmp / name).write_bytes(_read(archive, entry["member"]))
+                    _check(tmp / name, entry["sha256"], f"{entry['member']} from {source['spec']} ({name})", REGISTRY)
+                    (tmp / name).replace(cache / name)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="verify the cache only, fetch nothing")
-    args = parser.parse_args()
     try:
-        if not args.check:
+        if not parser.parse_args().check:
             fetch()
         files = verify()
     except (VendorError, subprocess.CalledProcessError) as error:

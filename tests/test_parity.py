@@ -114,7 +114,7 @@ def unmarked_foreign_text(html: str, lang: str) -> list[str]:
     """
     from html.parser import HTMLParser
 
-    a11y = import_module("bookbuild.a11y")
+    a11y, html_tags = import_module("bookbuild.a11y"), import_module("bookbuild.html_tags")
     run = a11y.FOREIGN_RUN[lang][0]
     found: list[str] = []
 
@@ -124,7 +124,7 @@ def unmarked_foreign_text(html: str, lang: str) -> list[str]:
             self.stack: list[bool] = []   # per open element: is its text left alone?
 
         def handle_starttag(self, tag, attrs):
-            if tag in a11y.VOID:
+            if tag in html_tags.VOID:
                 return
             a = dict(attrs)
             classes = (a.get("class") or "").split()
@@ -133,7 +133,7 @@ def unmarked_foreign_text(html: str, lang: str) -> list[str]:
             self.stack.append(bool(alone) or bool(self.stack and self.stack[-1]))
 
         def handle_endtag(self, tag):
-            if tag not in a11y.VOID and self.stack:
+            if tag not in html_tags.VOID and self.stack:
                 self.stack.pop()
 
         def handle_data(self, data):

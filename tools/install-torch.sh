@@ -4,13 +4,12 @@
 # anywhere else a plain `pip install torch` could download several GB, so we skip and say so.
 set -uo pipefail
 python="$1"
-if "$python" -c "import torch" 2>/dev/null; then exit 0; fi
+"$python" -c "import torch" 2>/dev/null && exit 0
 wheel=$(ls "${PIP_FIND_LINKS:-/nonexistent}"/torch-*cpu*.whl 2>/dev/null | head -n 1)
-if [ -n "$wheel" ]; then
-  version=$(basename "$wheel" | cut -d- -f2)
-  echo "Installing PyTorch $version (local CPU wheel) for the reference tests"
-  "$python" -m pip install --quiet "torch==$version" || echo "PyTorch install failed: the PyTorch reference tests will be skipped."
-else
+if [ -z "$wheel" ]; then
   echo "No local PyTorch CPU wheel: the PyTorch reference tests will be skipped (pip install torch to run them)."
+  exit 0
 fi
-exit 0
+version=$(basename "$wheel" | cut -d- -f2)
+echo "Installing PyTorch $version (local CPU wheel) for the reference tests"
+"$python" -m pip install --quiet "torch==$version" || echo "PyTorch install failed: the PyTorch reference tests will be skipped."
