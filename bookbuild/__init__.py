@@ -1,1 +1,1 @@
-"""The build glue of the book: the modules behind the MkDocs hooks in bookbuild/hooks/ (see CONTRIBUTING.md)."""
+"""The build glue of the book: the modules whose handlers bookbuild/hooks.py registers with MkDocs (see CONTRIBUTING.md)."""

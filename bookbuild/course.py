@@ -398,7 +398,7 @@ def duration(total: int, lang: str) -> str:
 # listings expanded), each rendered once. The page that shows a time (a chapter's index page, the
 # teacher's page, a deck) is rendered before pages it counts, so it holds a placeholder, :func:`later`,
 # and :func:`fill` writes the time in once every page is rendered: into each page's HTML
-# (bookbuild/hooks/course.py, on_post_page), the print page (bookbuild/offline_pdf.py) and the
+# (on_post_page, registered in bookbuild/hooks.py), the print page (bookbuild/offline_pdf.py) and the
 # search index (bookbuild/search.py). The placeholders are private-use characters around a number:
 # no Markdown, HTML or hook of the book reads them as anything.
 
@@ -411,7 +411,7 @@ PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
 
 
 def start_build() -> None:
-    """Forget the last build's pages (bookbuild/hooks/course.py, on_config: once per build)."""
+    """Forget the last build's pages (on_config: once per build)."""
     for memory in (_MARKDOWN, _STANDALONE, _OWN, _LOADS, _LATER):
         memory.clear()
 
@@ -637,7 +637,7 @@ def register_macros(env) -> None:
 
 
 # --------------------------------------------------------------------------
-# the hook (bookbuild/hooks/course.py)
+# the hook (bookbuild/hooks.py)
 # --------------------------------------------------------------------------
 
 

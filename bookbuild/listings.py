@@ -17,7 +17,7 @@ tests and ``tools/listings.py`` (run a listing as one book shows it).
 In the build, a page includes a listing with a fence holding one line,
 ``--8<-- "chN/name.py"`` (```` ```python exec="on" source="above" result="text" ````, the form
 markdown-exec gave the book; the book runs its listings itself). :func:`on_page_markdown` (the hook
-bookbuild/hooks/listings.py) replaces the fence with the file filtered for the page's language and,
+registered in bookbuild/hooks.py) replaces the fence with the file filtered for the page's language and,
 under it, what that code prints (:func:`output`, run at build time and cached by content): the
 Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both the
 unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros

@@ -4,7 +4,7 @@ print page's input.
 * ``config.extra.build`` = {version, commit, date}: printed on the PDF cover
   (overrides/print/cover.tpl). The date is the build date in UTC, or SOURCE_DATE_EPOCH.
 * The print page gets each page's final HTML: mkdocs-print-site-plugin copies a page's HTML in its
-  own on_page_content, before the hooks (e.g. cjk_lines.py joins Chinese lines there), so this
+  own on_page_content, before the hooks (e.g. i18n.py joins Chinese lines there), so this
   hook's on_page_content, which runs last, hands it the finished HTML, with short lines in its
   formulas (:func:`short_lines`): print-site renames anchors with a regex that rescans the rest of
   a line at every tag, quadratic in the line's length, and KaTeX writes a formula as one long line

@@ -1,7 +1,7 @@
 """Build glue for the playground page (playground.md): Python in the reader's browser, offline.
 
 Adds to the site, never from a CDN: ``assets/pyodide/``, the Pyodide core and the official numpy
-wheel (fetched by tools/vendor_pyodide.py, checked again here against tools/pyodide-manifest.json,
+wheel (fetched by bookbuild/vendor_pyodide.py, checked again here against tools/pyodide-manifest.json,
 with a ``pyodide-lock.json`` that lists only what the site serves: :func:`served_lock`);
 ``assets/playground/attnkit.zip`` (attnkit without its figures, which need matplotlib, and the
 coding exercises); ``assets/playground/editor.js`` (CodeMirror, bundled with esbuild, cached);
