@@ -33,7 +33,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from .bookcache import load_yaml
+from .bookcache import load_yaml, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -141,7 +141,7 @@ def nav_pages() -> list[str]:
     """Every page of the nav, in its order (mkdocs.yml; both languages share it)."""
     from .exercise_pages import NAV_PAGE
 
-    return NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    return NAV_PAGE.findall(text_of(ROOT / "mkdocs.yml"))
 
 
 def chapter_pages(chapter: str) -> list[str]:
@@ -151,7 +151,7 @@ def chapter_pages(chapter: str) -> list[str]:
 
 def source(lang: str, page: str) -> str:
     """A page's Markdown as written, without its front matter."""
-    text = (DOCS / lang / page).read_text(encoding="utf-8")
+    text = text_of(DOCS / lang / page)
     if text.startswith("---\n"):
         end = text.find("\n---\n", 4)
         if end != -1:

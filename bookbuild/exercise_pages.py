@@ -44,7 +44,7 @@ from mkdocs.exceptions import PluginError
 
 from attnkit.exercise import PAGE_SEED
 
-from .bookcache import load_yaml
+from .bookcache import load_yaml, text_of
 from . import questions
 from .listings import for_language
 
@@ -80,23 +80,26 @@ def _for_language(source: str, lang: str) -> str:
     return for_language(source, lang)
 
 
-_EMBEDDED: dict = {}   # (lang, pattern) -> (the pages' sizes and times, what they embed): one read per edit
+_EMBEDDED: dict = {}   # (lang, pattern) -> (the pages' sizes and times, where each id is): one read per edit
 
 
-def embedded(lang: str, pattern: re.Pattern) -> dict:
-    """{id: page (src_uri)} for every match of ``pattern`` (its group ``id``) in docs/<lang>/, read
-    again when a page's size or modification time changes (a build asks about a hundred times)."""
+def _found(lang: str, pattern: re.Pattern) -> dict:
+    """{id: (page (src_uri), offset)} for every match of ``pattern`` (its group ``id``) in
+    docs/<lang>/ (the last one of an id), found again when a page's size or modification time
+    changes (a build asks about a hundred times)."""
     base = DOCS / lang
     paths = sorted(base.rglob("*.md"))
     stamp = tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
     key = (lang, pattern.pattern)
     if _EMBEDDED.get(key, (None,))[0] != stamp:
-        pages = {}
-        for path in paths:
-            for match in pattern.finditer(path.read_text(encoding="utf-8")):
-                pages[match["id"]] = path.relative_to(base).as_posix()
-        _EMBEDDED[key] = (stamp, pages)
-    return dict(_EMBEDDED[key][1])
+        _EMBEDDED[key] = (stamp, {match["id"]: (path.relative_to(base).as_posix(), match.start())
+                                  for path in paths for match in pattern.finditer(text_of(path))})
+    return _EMBEDDED[key][1]
+
+
+def embedded(lang: str, pattern: re.Pattern) -> dict:
+    """{id: page (src_uri)} for every match of ``pattern`` (its group ``id``) in docs/<lang>/."""
+    return {i: page for i, (page, _) in _found(lang, pattern).items()}
 
 
 def embedded_in(lang: str) -> dict:
@@ -110,13 +113,8 @@ NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)
 def _order(lang: str, pattern: re.Pattern, ids) -> list[str]:
     """``ids`` as a reader meets them: pages in the nav's order (mkdocs.yml), then from the top of a
     page down; those no page embeds (``pattern``) last, in the order given."""
-    rank = {page: i for i, page in enumerate(NAV_PAGE.findall((ROOT / "mkdocs.yml").read_text(encoding="utf-8")))}
-    base = DOCS / lang
-    where = {}
-    for path in sorted(base.rglob("*.md")):
-        page = path.relative_to(base).as_posix()
-        for match in pattern.finditer(path.read_text(encoding="utf-8")):
-            where[match["id"]] = (rank.get(page, len(rank)), page, match.start())
+    rank = {page: i for i, page in enumerate(NAV_PAGE.findall(text_of(ROOT / "mkdocs.yml")))}
+    where = {i: (rank.get(page, len(rank)), page, start) for i, (page, start) in _found(lang, pattern).items()}
     return sorted(ids, key=lambda i: where.get(i, (len(rank) + 1, "", 0)))
 
 

@@ -197,19 +197,14 @@ def lean(html: str, print_page: bool = False) -> str:
     return html if print_page else strip_indentation(html)
 
 
-def _renamed(path: Path, text: str, pages: list[Path]) -> None:
-    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path``, remove ``path``, and
-    point every page at the new file."""
+def _renamed(path: Path, text: str) -> tuple[str, str]:
+    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path`` and remove ``path``;
+    returns the old and the new name."""
     name = f"{path.name.split('.')[0]}.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.min.css"
     (path.parent / name).write_text(text, encoding="utf-8")
     if name != path.name:
         path.unlink()   # its source map never reached the site (vendor.py)
-    for page in pages:
-        html = page.read_text(encoding="utf-8")
-        head, sep, body = html.partition("</head>")
-        changed = head.replace(f"assets/stylesheets/{path.name}", f"assets/stylesheets/{name}")
-        if changed != head:
-            page.write_text(changed + sep + body, encoding="utf-8")
+    return path.name, name
 
 
 PALETTE_VALUE = re.compile(r"\[data-md-color-(?:primary|accent)=([\w-]+)\]")
@@ -230,15 +225,23 @@ def _material_css(config) -> None:
     inline = [body for text in texts for body in SCRIPT_BODY.findall(text)]
     stylesheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if not p.name.startswith("main.")]
     words = {w for text in texts for w in tokens(text)} | {w for text in scripts for w in tokens(text, script=True)}
+    renamed = []
     for path in sorted(folder.glob("palette.*.min.css")):
         css, palette = path.read_text(encoding="utf-8"), config.theme["palette"]
         used = {str(entry.get(part, "")).replace(" ", "-").lower() for entry in (palette if isinstance(palette, list) else [palette])
                 for part in ("primary", "accent")}
-        _renamed(path, purge(css, words - set(PALETTE_VALUE.findall(css)) | used), pages)   # the config's colours only
+        renamed.append(_renamed(path, purge(css, words - set(PALETTE_VALUE.findall(css)) | used)))   # the config's colours only
     for path in sorted(folder.glob("main.*.min.css")):
         prefixes = {p for text in [*scripts, *inline] for p in TEMPLATE_PREFIX.findall(text)}
         keep = {v for text in [*texts, *scripts, *stylesheets] for v in CUSTOM_PROPERTY.findall(text)}
-        _renamed(path, purge(path.read_text(encoding="utf-8"), words, prefixes, keep, variables=True), pages)
+        renamed.append(_renamed(path, purge(path.read_text(encoding="utf-8"), words, prefixes, keep, variables=True)))
+    for page, html in zip(pages, texts):   # every page pointed at the new files, in one pass
+        head, sep, body = html.partition("</head>")
+        changed = head
+        for old, new in renamed:
+            changed = changed.replace(f"assets/stylesheets/{old}", f"assets/stylesheets/{new}")
+        if changed != head:
+            page.write_text(changed + sep + body, encoding="utf-8")
 
 
 def _minify_own(config) -> None:
