@@ -121,14 +121,10 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
     if failed:
         shutil.rmtree(staging, ignore_errors=True)
         raise SystemExit(f"build failed: {', '.join(failed)} (see the messages above)")
-    if "zh" in langs:
-        shutil.rmtree(target, ignore_errors=True)
-        (staging / "zh").replace(target)
-    else:
-        target.mkdir(parents=True, exist_ok=True)
-    if "en" in langs:
-        shutil.rmtree(target / "en", ignore_errors=True)
-        (staging / "en").replace(target / "en")
+    target.mkdir(parents=True, exist_ok=True)
+    for lang in sorted(langs, reverse=True):   # zh (replacing target/) before en (target/en/)
+        shutil.rmtree(target / "en" if lang == "en" else target, ignore_errors=True)
+        (staging / lang).replace(target / "en" if lang == "en" else target)
     shutil.rmtree(staging, ignore_errors=True)
     return seconds
 def copy_repo(dest: Path, caches: bool) -> Path:
