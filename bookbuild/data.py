@@ -1,8 +1,8 @@
 """The book's data, computed before MkDocs runs: every figure (SVG) and every widget's data
 (JSON), in each language, into their content-keyed caches (bookbuild/bookcache.py). `make data`
-(tools/data.py) runs it; `make build`, `make serve` and `make test` run it first, so MkDocs only
-copies what is there. The hooks call it too (figures.py, widgets.py): `mkdocs build` alone still
-works, it just computes this first.
+(``python -m bookbuild.data [--lang en]``) runs it; `make build`, `make serve` and `make test`
+run it first, so MkDocs only copies what is there. The hooks call it too (figures.py,
+widgets.py): `mkdocs build` alone still works, it just computes this first.
 
 The work is what is missing from the caches: training runs (chapters 4, 8, 11 and 12, memoized
 in .cache/memo/ and shared by both languages), then the figures that draw from them. It runs in

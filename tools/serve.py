@@ -142,9 +142,8 @@ class Book:
                     job.terminate()
 
     def data(self) -> None:
-        process = subprocess.Popen([sys.executable, str(ROOT / "tools" / "data.py"), "--lang",
-                                    self.langs[0] if len(self.langs) == 1 else "both"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen([sys.executable, "-m", "bookbuild.data", "--lang", self.langs[0] if len(self.langs) == 1
+                                    else "both"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in process.stdout:
             self.say(line.rstrip())
         process.wait()
