@@ -74,7 +74,7 @@ serve: setup-docs
 	$(BIN)/python tools/serve.py --port $(PORT) $(if $(filter zh en,$(LANG)),--lang $(LANG))
 
 data: setup-docs
-	$(BIN)/python tools/data.py
+	$(BIN)/python -m bookbuild.data
 
 build: setup-docs
 	$(BIN)/python tools/build.py

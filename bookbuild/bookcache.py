@@ -1,24 +1,15 @@
 """Content-keyed caches for the build: one helper that every hook uses (not a hook itself).
 
-A cache entry is stored under the hash of *everything* that affects its output, so an entry is
-never stale: when an input changes, its key changes and the old entry is simply not found.
-Entries live in ``.cache/<name>/<key[:2]>/<key><suffix>``, are written atomically (a reader
-never sees half a file, two builds may write the same entry at once) and are never evicted by
-a build: ``make clean`` removes them.
+An entry is stored under the hash of *everything* that affects its output (:func:`key` of bytes,
+strings, numbers, :func:`sources`, :func:`digest_for`, :func:`environment`), so it is never
+stale: a changed input is a new key. Entries live in ``.cache/<name>/<key[:2]>/<key><suffix>``
+(:class:`Store`), are written atomically and never evicted by a build (``make clean`` removes
+them). :func:`memo` is a disk-memoized call of a pure attnkit function, shared by both languages.
 
     store = Store("figures", ".svg")
-    k = key("figure", "zh", fig_id, attnkit_digest(), environment())
-    svg = store.get(k)            # bytes, or None on a miss
-    if svg is None:
-        svg = draw(...)
-        store.put(k, svg)
-
-Keys are built from parts: bytes, strings, numbers and :func:`sources` digests. Helpers:
-
-* :func:`sources` — digest of files (paths + bytes), e.g. every ``attnkit/**.py``;
-* :func:`attnkit_digest` — attnkit's sources, with or without the figure module;
-* :func:`environment` — Python, NumPy, matplotlib and the installed font files;
-* :func:`memo` — a disk-memoized call of a pure function (shared by both languages).
+    svg = store.get(k := key("figure", "zh", fig_id, digest_for([module]), environment()))
+    if svg is None:             # a miss
+        store.put(k, svg := draw(...))
 """
 
 from __future__ import annotations
@@ -167,16 +158,13 @@ _FROZEN: dict = {}   # attnkit's digests, read once per build (see freeze)
 
 def freeze() -> None:
     """For the rest of this process, read attnkit's sources once: a build computes ~750 keys
-    with :func:`attnkit_digest` and :func:`digest_for` (0.3 s of stat calls). Called by the build's
-    hooks (on_config) only: every build is a process of its own, and an edit during a build is
-    followed by a new build."""
+    (0.3 s of stat calls). For a build (on_config): a process of its own, an edit is a new build."""
     _FROZEN.update({flag: attnkit_digest(flag) for flag in (True, False)}, frozen=True)
 
 
 def attnkit_digest(figures: bool = True) -> str:
     """Digest of all of attnkit's sources (``figures=False``: without attnkit/figures/, which no
-    other attnkit module imports: tests/test_build.py checks it). Most keys take :func:`digest_for`,
-    the part of attnkit their code imports."""
+    other attnkit module imports: tests/test_build.py checks it)."""
     if figures in _FROZEN:
         return _FROZEN[figures]
     return sources(attnkit_files(figures))
@@ -208,8 +196,7 @@ _PARSER = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()   # this file 
 
 def imports_of(source: str, package: str | None = None) -> list[str] | None:
     """:func:`parse_imports`, kept on disk under the source, its package, attnkit's file names and
-    this file: each build is a new process, and parsing attnkit's files again cost 0.3 s of every
-    reload."""
+    this file (parsing attnkit's files in each build cost 0.3 s of every reload)."""
     k = key("imports", _PARSER, [p.relative_to(ATTNKIT).as_posix() for p in _attnkit_py()], package, source)
     cached = _IMPORT_LISTS.get(k)
     if cached is not None:
@@ -316,8 +303,6 @@ def digest_for(files: Iterable[Path] = (), code: str | None = None) -> str:
     return digest
 
 
-FIGURE_DIR = ATTNKIT / "figures"
-
 
 def _version(module: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -342,14 +327,11 @@ def environment() -> str:
 
 
 _MEMO = Store("memo", ".pickle")
-# The expensive, pure attnkit computations behind the figures, listings and labs (from a profile
-# of drawing the figures: each took 0.4-3.7 s). The figure workers, the build (its listings) and
-# the lab notebooks' kernels memoize them (:func:`memoize`), so the two languages compute each
-# call once and share it with the pages, which call attnkit through :func:`memo` too.
-# Performance only: the SVGs and outputs are the same bytes. Not
-# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function;
-# shared, whichever process measured first (a figure worker or the build) would decide the
-# number that 9.4's page prints.
+# The expensive, pure attnkit computations (0.4-3.7 s each in a profile of the figures), memoized
+# (:func:`memoize`) by the data step's workers, the build's listings and the labs' kernels, so the
+# two languages compute each call once. Performance only: the outputs are the same bytes. Not
+# attnkit.tiled.attention_peak_bytes (2.2 s): a tracemalloc measurement, not a pure function
+# (whichever process measured first would decide the number 9.4's page prints).
 MEMOIZED = ("attnkit.measure.scaling_experiment", "attnkit.measure.random_scores", "attnkit.heads.train_two_heads",
             "attnkit.cost.attention_influence_on_last", "attnkit.kvcache.demo_runs",
             "attnkit.induction.train_induction", "attnkit.induction.report", "attnkit.induction.seed_runs",
@@ -371,13 +353,10 @@ def _arguments(fn, args: tuple, kwargs: dict):
 
 
 def memo(fn, *args, **kwargs):
-    """``fn(*args, **kwargs)``, cached on disk under attnkit's sources (without figures), the
-    environment, the function's name and its pickled arguments. For pure, deterministic
-    functions of attnkit only (a training run from a seed, a measurement). Arguments or a
-    result that cannot be pickled are simply not cached. Two processes that ask for the same
-    call at the same moment (the two languages of a parallel build) compute it once: the
-    second waits for the first's result (a lock file beside the entry). The arguments are keyed
-    as the function binds them (:func:`_arguments`): a default given or left out is one call."""
+    """``fn(*args, **kwargs)``, cached on disk under the part of attnkit its module can run, the
+    environment, the function's name and its arguments as it binds them (:func:`_arguments`), for
+    pure, deterministic functions of attnkit (a training run from a seed, a measurement); what
+    cannot be pickled is not cached. Two processes asking at once compute it once (:func:`locked`)."""
     if getattr(fn, "_memoized", False):   # already a memo of its function (memoize(), then a page's memo)
         return fn(*args, **kwargs)
     try:
@@ -395,28 +374,22 @@ def memo(fn, *args, **kwargs):
         if cached is not None:
             return pickle.loads(cached)
         result = fn(*args, **kwargs)
-        try:
+        with contextlib.suppress(Exception):   # a result that cannot be pickled is not cached
             _MEMO.put(k, pickle.dumps(result, protocol=5))
-        except Exception:
-            pass
     return result
 
 
 @contextlib.contextmanager
 def locked(path: Path):
     """An exclusive lock on ``<path>.lock`` (flock: released when the holder exits, however), for
-    a cache entry that two builds may compute at the same moment: take it on a miss, look again,
-    compute only if still missing."""
+    an entry two builds may compute at once: take it on a miss, look again, compute if still missing."""
     import fcntl
 
     lock = path.with_name(path.name + ".lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock, "a") as handle:
+    with open(lock, "a") as handle:   # closing it releases the lock
         fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        yield
 
 
 _MEMOIZED: dict[str, list[tuple]] = {}   # name -> [(module, global name, the function it held)]
@@ -424,12 +397,8 @@ _MEMOIZED: dict[str, list[tuple]] = {}   # name -> [(module, global name, the fu
 
 def memoize(names: Iterable[str]) -> None:
     """Replace each attnkit function named ``"attnkit.module.function"`` (:data:`MEMOIZED`) by
-    :func:`memo` of it, in its module and wherever a loaded attnkit module imported it by name.
-    For the figure workers, the build's listings and the labs' kernels: the expensive, pure
-    computations (a training run, a measurement) are then done once for both languages and
-    shared with the pages, which call them through :func:`memo` too. Keys stay right:
-    :func:`memo` keys by attnkit without attnkit/figures/, so only functions outside
-    attnkit/figures/ are accepted."""
+    :func:`memo` of it, in its module and wherever a loaded attnkit module imported it by name
+    (functions outside attnkit/figures/ only, which no other attnkit module imports)."""
     import importlib
 
     for name in names:
@@ -455,8 +424,7 @@ def memoize(names: Iterable[str]) -> None:
 
 
 def unmemoize() -> None:
-    """Undo :func:`memoize`: every replaced name holds its function again. For a test that reads
-    the build's training runs (tests/test_figures.py) in a process whose next tests train."""
+    """Undo :func:`memoize` (tests/test_figures.py, in a process whose next tests train)."""
     for replaced in _MEMOIZED.values():
         for module, global_name, fn in replaced:
             setattr(module, global_name, fn)

@@ -1,28 +1,25 @@
 """The book's data, computed before MkDocs runs: every figure (SVG) and every widget's data
 (JSON), in each language, into their content-keyed caches (bookbuild/bookcache.py). `make data`
-(tools/data.py) runs it; `make build`, `make serve` and `make test` run it first, so MkDocs only
-copies what is there. The hooks call it too (figures.py, widgets.py): `mkdocs build` alone still
-works, it just computes this first.
+(``python -m bookbuild.data [--lang en]``) runs it; `make build`, `make serve` and `make test`
+run it first, so MkDocs only copies what is there. The hooks call it too (figures.py,
+widgets.py): `mkdocs build` alone still works, it just computes this first.
 
 The work is what is missing from the caches: training runs (chapters 4, 8, 11 and 12, memoized
 in .cache/memo/ and shared by both languages), then the figures that draw from them. It runs in
-fresh worker processes (never in the process that asks: an edited attnkit is always imported
-anew), one per core, each taking the next job from one list, and prints a line per job with a
-count and the seconds it took.
+a pool of fresh worker processes (never in the process that asks: an edited attnkit is always
+imported anew), one per core, and prints a line per job with a count and the seconds it took.
 """
 
 from __future__ import annotations
 
-import json
+import multiprocessing
 import os
-import subprocess
 import sys
-import tempfile
-import threading
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from .bookcache import MEMOIZED, python, write_atomically
+from .bookcache import MEMOIZED, ROOT, memoize, write_atomically
 
 LANGS = ("zh", "en")
 
@@ -60,34 +57,20 @@ def make(langs=LANGS, workers: int | None = None, log=print) -> int:
     kinds = {kind: sum(job[0] == kind for job in todo) for kind in ("widget", "figure")}
     log(f"data ({', '.join(langs)}): {kinds['widget']} widget files and {kinds['figure']} figures to compute "
         f"on {n} worker{'s' * (n > 1)} (the rest is cached)")
-    with tempfile.TemporaryDirectory(prefix="book-data-") as folder:
-        spec = Path(folder) / "jobs.json"
-        spec.write_text(json.dumps({"jobs": todo, "memoized": MEMOIZED}))
-        env = dict(os.environ)
-        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-            env.setdefault(name, "1")   # one BLAS thread per worker: the workers already share the cores
-        code = f"from bookbuild import data; data.work({str(spec)!r})"
-        procs = [subprocess.Popen(python(code), stdout=subprocess.PIPE, text=True, env=env) for _ in range(n)]
-        done, errors, lock = [0], [], threading.Lock()
-
-        def follow(proc):
-            for line in proc.stdout:
-                kind, lang, name, seconds, *error = line.rstrip("\n").split("\t")
-                with lock:
-                    done[0] += 1
-                    if error:
-                        errors.append(f"{kind} {name!r} ({lang}): {error[0]}")
-                    log(f"data [{done[0]:>3}/{len(todo)}] {kind} {name} ({lang}) {float(seconds):.1f} s"
-                        + (" FAILED" if error else ""))
-
-        threads = [threading.Thread(target=follow, args=(p,)) for p in procs]
-        for t in threads:
-            t.start()
-        for t, p in zip(threads, procs):
-            t.join()
-            p.wait()
-    if errors or any(p.returncode for p in procs):
-        raise RuntimeError("data: " + ("; ".join(errors) or f"a worker exited with {[p.returncode for p in procs]}"))
+    errors = []
+    with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"), initializer=start_worker) as pool:
+        futures = {pool.submit(compute, *job): job for job in todo}   # taken in this order
+        for done, future in enumerate(as_completed(futures), 1):
+            kind, lang, name, _ = futures[future]
+            try:
+                seconds, error = future.result()
+            except Exception as lost:   # the worker died
+                seconds, error = 0.0, f"{type(lost).__name__}: {lost}"
+            if error:
+                errors.append(f"{kind} {name!r} ({lang}): {error}")
+            log(f"data [{done:>3}/{len(todo)}] {kind} {name} ({lang}) {seconds:.1f} s" + (" FAILED" if error else ""))
+    if errors:
+        raise RuntimeError("data: " + "; ".join(errors))
     return len(todo)
 
 
@@ -101,34 +84,32 @@ def ensure(lang: str, log) -> None:
         raise PluginError(str(error)) from None
 
 
-def work(jobs_file: str) -> None:
-    """A worker: compute the jobs of ``jobs_file`` that no other worker claimed (a claim is a file
-    made with O_EXCL), each into its cache path; print one tab-separated line per job."""
-    from . import bookcache
+def start_worker() -> None:
+    """A worker's start: this repository's attnkit, one BLAS thread (the workers already share the
+    cores), the training runs and measurements memoized (computed once, shared)."""
+    sys.path.insert(0, str(ROOT))
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")   # before attnkit imports NumPy
+    memoize(MEMOIZED)
 
-    folder, spec = Path(jobs_file).parent, json.loads(Path(jobs_file).read_text())
-    bookcache.memoize(spec["memoized"])   # the training runs and measurements: computed once, shared
-    for i, (kind, lang, name, path) in enumerate(spec["jobs"]):
-        try:
-            os.close(os.open(folder / f"{i}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            continue
-        start = time.perf_counter()
-        try:
-            if kind == "figure":
-                from attnkit.figures import render_svg
 
-                data = render_svg(name, lang)
-            else:
-                from . import widgets
+def compute(kind: str, lang: str, name: str, path: str) -> tuple[float, str]:
+    """A worker's job: one figure or widget file into its cache path; the seconds it took and the
+    error, if any."""
+    start = time.perf_counter()
+    try:
+        if kind == "figure":
+            from attnkit.figures import render_svg
 
-                data = widgets.compute(name, lang)
-        except Exception as error:
-            message = f"{type(error).__name__}: {error}".replace("\t", " ").replace("\n", " ")
-            print(f"{kind}\t{lang}\t{name}\t{time.perf_counter() - start:.2f}\t{message}", flush=True)
-            sys.exit(1)
+            data = render_svg(name, lang)
+        else:
+            from . import widgets
+
+            data = widgets.compute(name, lang)
         write_atomically(Path(path), data)
-        print(f"{kind}\t{lang}\t{name}\t{time.perf_counter() - start:.2f}", flush=True)
+    except Exception as error:
+        return time.perf_counter() - start, f"{type(error).__name__}: {error}"
+    return time.perf_counter() - start, ""
 
 
 def main(argv=None) -> None:

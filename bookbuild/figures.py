@@ -1,14 +1,10 @@
-"""Every figure of attnkit.figures as SVG in this language, added to the site.
+"""Every figure of attnkit.figures as SVG in this language, added to the site at ``figures/<id>.svg``.
 
-Figures are served at ``figures/<id>.svg`` and cached (never committed) in ``.cache/figures/``
-under a key of everything that affects the picture: the language, the figure id, the source of
-the figure's module (and of the figure modules it imports), attnkit/figures/__init__.py and
-_style.py, the rest of attnkit, and the environment (Python, NumPy, matplotlib, installed
-fonts). Editing ``attnkit/figures/ch3.py`` redraws only the figures of ch3.py.
-
-They are drawn by the data step (bookbuild/data.py: `make data`, run before MkDocs) in fresh
-worker processes; this hook adds them to the site, and asks the data step first for any that
-is missing (a plain `mkdocs build`).
+The SVGs are drawn by the data step (bookbuild/data.py, before MkDocs) and cached (never
+committed) in ``.cache/figures/`` under the language, the figure id, the part of attnkit the
+figure's module can run and the environment (:func:`figure_key`): editing
+``attnkit/figures/ch3.py`` redraws only the figures of ch3.py. This hook adds them to the site,
+and asks the data step first for any that is missing (a plain `mkdocs build`).
 """
 
 from __future__ import annotations

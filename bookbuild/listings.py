@@ -9,21 +9,18 @@ belongs to both. :func:`for_language` keeps the lines of one language and remove
     # 每个词一个分数 [zh]                          ->  kept in zh as  # 每个词一个分数
     scores = q @ k.T  # (n, n)                     ->  kept in both, unchanged
 
-Only a marker at the very end of a real comment counts (found with Python's own tokenizer), so a
-string that happens to end in "[en]" is left alone. A listing without markers comes back
-unchanged. Used by the build (bookbuild/playground.py, and :func:`on_page_markdown` below), the
-tests and ``tools/listings.py`` (run a listing as one book shows it).
+Only a marker at the very end of a real comment counts (Python's own tokenizer finds them), so a
+string that happens to end in "[en]" is left alone. The filter needs only the standard library:
+a reader runs ``tools/listings.py`` without MkDocs.
 
-In the build, a page includes a listing with a fence holding one line,
-``--8<-- "chN/name.py"`` (```` ```python exec="on" source="above" result="text" ````, the form
-markdown-exec gave the book; the book runs its listings itself). :func:`on_page_markdown` (the hook
-registered in bookbuild/hooks.py) replaces the fence with the file filtered for the page's language and,
-under it, what that code prints (:func:`output`, run at build time and cached by content): the
-Chinese book shows and runs the ``[zh]`` lines, the English book the ``[en]`` lines, and both the
-unmarked ones. It runs after every other ``on_page_markdown`` (mkdocs.yml, ``hooks:``): the macros
-plugin never sees the code (no Jinja in listings), and bookbuild/playground.py still sees the
-include lines. Filtering needs only the standard library: a reader runs ``tools/listings.py``
-without MkDocs.
+In the build, a page includes a listing with a fence holding one line, ``--8<-- "chN/name.py"``
+(```` ```python exec="on" source="above" result="text" ````, markdown-exec's form; the book runs
+its listings itself). :func:`on_page_markdown` (registered in
+bookbuild/hooks.py) replaces the fence with the file filtered for the
+page's language and, under it, what that code prints (:func:`output`, run at build time and
+cached by content). It runs after every other ``on_page_markdown`` (bookbuild/hooks.py): the
+macros plugin never sees the code (no Jinja in listings), and bookbuild/playground.py still sees
+the include lines.
 """
 
 from __future__ import annotations
@@ -41,29 +38,24 @@ _ENDING = re.compile(r"\s+\[(?P<lang>zh|en)\]\s*$")
 
 def markers(source: str) -> dict[int, tuple[str, int]]:
     """``{line number (1-based): (lang, column where the text to drop starts)}`` for marked lines."""
-    found, tokens = {}, []
+    found = {}
     if "[zh]" not in source and "[en]" not in source:
         return found
+    lines = source.splitlines()
     # A listing may be unbalanced before filtering (the first line of a bracketed statement in a
     # [zh] and an [en] version): the tokenizer then stops at the end of the file, every comment read.
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            tokens.append(token)
-    except tokenize.TokenError as error:
-        if "EOF" not in str(error):
+            row, col = token.start
+            if token.type != tokenize.COMMENT:
+                continue
+            if m := _ALONE.match(token.string):
+                found[row] = (m["lang"], len(lines[row - 1][:col].rstrip()))   # the spaces before "# [zh]" too
+            elif m := _ENDING.search(token.string):
+                found[row] = (m["lang"], col + m.start())
+    except (tokenize.TokenError, SyntaxError) as error:   # IndentationError is a SyntaxError
+        if not (isinstance(error, tokenize.TokenError) and "EOF" in str(error)):
             raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
-    except (SyntaxError, IndentationError) as error:
-        raise ValueError(f"the listing cannot be tokenized, so its [zh]/[en] markers cannot be read: {error}") from None
-    lines = source.splitlines()
-    for token in tokens:
-        if token.type != tokenize.COMMENT:
-            continue
-        row, col = token.start
-        if m := _ALONE.match(token.string):
-            start = len(lines[row - 1][:col].rstrip())           # drop the spaces before "# [zh]" too
-            found[row] = (m["lang"], start)
-        elif m := _ENDING.search(token.string):
-            found[row] = (m["lang"], col + m.start())
     return found
 
 
@@ -83,14 +75,9 @@ def for_language(source: str, lang: str) -> str:
         return source
     out = []
     for number, line in enumerate(source.splitlines(keepends=True), 1):
-        if number not in marked:
-            out.append(line)
-            continue
-        line_lang, start = marked[number]
-        if line_lang == lang:
-            ending = line[len(line.rstrip("\r\n")):]
-            kept = line[:start].rstrip()
-            out.append(kept + ending)
+        line_lang, start = marked.get(number, (lang, None))
+        if line_lang == lang:   # a marked line: the text before the marker, and its line ending
+            out.append(line if start is None else line[:start].rstrip() + line[len(line.rstrip("\r\n")):])
     return "".join(out)
 
 
@@ -183,16 +170,12 @@ def run(code: str, where: str) -> str:
     return printed.getvalue()
 
 
-# Each listing as a plain Python file in one language, for the reader to download and run with
-# `python` (attnkit installed): <language root>/listings/chN/<name>.py. The page's "edit and run"
-# control (overrides/assets/widgets/listing.js) reads the same file as its starting code, so the
-# page, the download and the in-page editor hold the same text: this module's filter, at build time.
-DOWNLOADS = "listings"
-
-
 def download_path(name: str) -> str:
-    """Where ``chN/stem.py`` is served, from the language's site root."""
-    return f"{DOWNLOADS}/{name}"
+    """Where ``chN/stem.py`` is served, from the language's site root: a plain Python file in one
+    language, to download and run with `python` (attnkit installed). The page's "edit and run"
+    control (overrides/assets/widgets/listing.js) starts from the same file: the page, the
+    download and the in-page editor hold the same text."""
+    return f"listings/{name}"
 
 
 def downloads(lang: str) -> dict[str, str]:
@@ -212,34 +195,3 @@ def on_config(config):
 def on_page_markdown(markdown, page, config, files):
     lang = config.theme["language"]
     return expand(markdown, lang, f"docs/{lang}/{page.file.src_uri}")
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run a listing as one book shows it, on your own computer:
-
-        python tools/listings.py snippets/ch3/softmax_cake.py --lang zh
-
-    Run directly with ``python``, a listing runs too, but prints both languages' lines (a test
-    keeps every file valid Python with both: no statement's first line comes in two versions).
-    The site serves each listing in its language for download (:func:`downloads`)."""
-    import argparse
-    import runpy
-    import sys
-    import tempfile
-
-    parser = argparse.ArgumentParser(description="Run a listing of snippets/ in one language.")
-    parser.add_argument("listing", type=Path, help="e.g. snippets/ch3/softmax_cake.py")
-    parser.add_argument("--lang", choices=LANGS, default="zh", help="which book's lines to keep (default zh)")
-    args = parser.parse_args(argv)
-    if not args.listing.is_file():
-        parser.error(f"no such listing: {args.listing}")
-    source = for_language(args.listing.read_text(encoding="utf-8"), args.lang)
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / args.listing.name
-        script.write_text(source, encoding="utf-8")
-        sys.argv = [str(script)]
-        runpy.run_path(str(script), run_name="__main__")
-
-
-if __name__ == "__main__":
-    main()

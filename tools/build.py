@@ -1,27 +1,28 @@
-"""Build the book: the data step, then both languages at once, in two processes (the two cores).
+"""Build the book: the data step, then both languages at once, each in a fresh process (the two cores).
 
     python tools/build.py              # site/ (Chinese) and site/en/ (English), as `make build`
     python tools/build.py --lang en    # one language only (into site/en/)
     python tools/build.py -d /tmp/out  # somewhere else
 
 First the figures and the widgets' data that the caches miss are computed (bookbuild/data.py,
-`make data`), with a line per job. Then each language is built by its own ``mkdocs build
---strict`` into a fresh folder next to the target, and the folders are moved into place only when
-both succeeded, so a failed build never leaves half a site. Every build is a fresh process:
-nothing imported by an earlier build (an old attnkit, an old hook) can reach it. tools/serve.py
-forks its builds here too (:func:`build_or_explain`).
+`make data`), with a line per job. Then each language is one ``mkdocs build --strict``
+(:func:`build_one`) in a fresh process, so nothing imported by an earlier build (an old attnkit,
+an old hook) can reach it, into a folder next to the target; the folders are moved into place
+only when both succeeded, so a failed build never leaves half a site. tools/serve.py forks its
+builds from :func:`build_one` too.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import os
-import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
+from multiprocessing.connection import wait
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,8 +30,19 @@ CONFIGS = {"zh": ROOT / "mkdocs.yml", "en": ROOT / "mkdocs.en.yml"}
 LANGS = ("zh", "en")
 
 
+def set_environment(builds: int) -> None:
+    """For the build processes started from now on: each language's figure workers take their share
+    of the cores (BOOK_BUILDS_AT_ONCE), and one BLAS thread per process, as the languages and their
+    workers already run on every core and BLAS threads on top fight for them (chapter 12's training
+    took 2.5 s a step instead of 0.33 s at a load of 25). A caller's BLAS setting wins."""
+    os.environ.update(NO_MKDOCS_2_WARNING="1", BOOK_BUILDS_AT_ONCE=str(builds))
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+
+
 def _load(lang: str, site_dir: str, quiet: bool = True):
-    """The config, loaded as ``mkdocs build --strict`` loads it, the plugins started."""
+    """The config, loaded as ``mkdocs build --strict`` loads it, the plugins started; MkDocs'
+    messages prefixed with the language (its INFO lines only when ``quiet`` is false)."""
     import logging
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -47,75 +59,43 @@ def _load(lang: str, site_dir: str, quiet: bool = True):
     return config
 
 
-def build_or_explain(lang: str, site_dir: str) -> None:
-    """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``), for
-    tools/serve.py: a failed build prints MkDocs' message and exits with 1."""
-    os.setpgrp()   # its own process group: serve stops the build with everything it started
-    _explained(lambda: _load(lang, site_dir), lang, site_dir)
+def build_one(lang: str, site_dir: str, quiet: bool = True, group: bool = False) -> None:
+    """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``): a failure
+    prints MkDocs' message, as the `mkdocs` command does, and exits with 1. ``group``: in a process
+    group of its own, so that tools/serve.py stops it with everything it started. The CPU seconds it
+    took, with the notebook kernels it waited for, go to ``<site_dir>.cpu`` for serve's log (on a
+    shared machine the wall time says more about the neighbours); BOOK_PROFILE=<folder> writes a
+    cProfile of it there."""
+    import cProfile
 
-
-def _explained(load, lang: str, site_dir: str) -> None:
-    """Build the config ``load()`` returns, timed (:func:`_timed`), and shut its plugins down; a
-    failure prints MkDocs' message (as the `mkdocs` command does) and exits with 1, instead of a
-    Python traceback."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
-    def run():
-        config = load()
-        try:
-            build(config)
-        finally:
-            config.plugins.on_shutdown()
-
+    if group:
+        os.setpgrp()
+    os.chdir(ROOT)   # pymdownx.snippets reads snippets/ from the working directory
+    profile = os.environ.get("BOOK_PROFILE")
     try:
-        _timed(run, lang, site_dir)
+        with cProfile.Profile() if profile else contextlib.nullcontext() as profiler:
+            config = _load(lang, site_dir, quiet)
+            try:
+                build(config)
+            finally:
+                config.plugins.on_shutdown()
     except MkDocsException as error:
         print(f"[{lang}] {type(error).__name__}: {error}", file=sys.stderr, flush=True)
         raise SystemExit(1) from None
-
-
-def _timed(run, lang: str, site_dir: str) -> None:
-    """``run()`` (a build), then the CPU seconds this process took (with the notebook kernels it
-    waited for) written to
-    ``<site_dir>.cpu`` for tools/serve.py's log: on a shared machine the wall time says more
-    about the neighbours than about the build."""
-    try:
-        profile = os.environ.get("BOOK_PROFILE")   # a folder: write a cProfile of each build there
-        if profile:
-            import cProfile
-
-            Path(profile).mkdir(parents=True, exist_ok=True)
-            cProfile.runctx("run()", globals(), {"run": run},
-                            str(Path(profile) / f"{lang}-{Path(site_dir).name}-{os.getpid()}.prof"))
-        else:
-            run()
     finally:
+        if profile:
+            Path(profile).mkdir(parents=True, exist_ok=True)
+            profiler.dump_stats(Path(profile) / f"{lang}-{Path(site_dir).name}-{os.getpid()}.prof")
         t = os.times()
         Path(f"{site_dir}.cpu").write_text(f"{t.user + t.system + t.children_user + t.children_system:.2f}")
 
 
-def command(lang: str, site_dir: Path) -> list[str]:
-    return [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(CONFIGS[lang]), "-d", str(site_dir)]
-
-
-def shown(output: str, quiet: bool) -> list[str]:
-    """MkDocs' messages worth reading: warnings and errors with their details (its INFO lines
-    only when ``quiet`` is false). Not `mkdocs -q`: that hides the warnings --strict fails on."""
-    lines, keep = [], not quiet
-    for line in output.rstrip().splitlines():
-        if re.match(r"(INFO|DEBUG)\b", line):
-            keep = not quiet
-        elif re.match(r"(WARNING|ERROR|CRITICAL)\b", line) or not line.startswith(" "):
-            keep = True
-        if keep and not (quiet and re.match(r"(Building prefix dict|Loading model|Prefix dict)", line)):
-            lines.append(line)
-    return lines
-
-
 def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict[str, float]:
-    """Build ``langs`` in parallel into ``target`` (zh at target/, en at target/en/ or, when
-    only en is built, at target/en/). Returns the seconds each language took."""
+    """Build ``langs`` in parallel into ``target`` (zh at target/, en at target/en/). Returns the
+    seconds each language took."""
     target = Path(target).resolve()
     sys.path.insert(0, str(ROOT))
     from bookbuild import data
@@ -126,48 +106,27 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
         raise SystemExit(f"build failed: {error}") from None
     staging = target.with_name(f".{target.name}.building")
     shutil.rmtree(staging, ignore_errors=True)
-    # BOOK_BUILDS_AT_ONCE: each language's figure workers take their share of the cores
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOK_BUILDS_AT_ONCE=str(len(langs)))
-    # One BLAS thread per process: the languages and their figure workers already run in parallel
-    # on every core, and BLAS threads on top of them fight for the same cores (chapter 12's
-    # training took 2.5 s a step instead of 0.33 s at a load of 25). A caller's setting wins.
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        env.setdefault(name, "1")
-    started, jobs = {}, {}
-    for lang in langs:
-        started[lang] = time.perf_counter()
-        jobs[lang] = subprocess.Popen(command(lang, staging / lang), cwd=ROOT, env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    seconds, outputs, failed = {}, {}, []
-
-    def wait(lang):   # each in its own thread: a language's time ends when it does, not when the other does
-        outputs[lang], _ = jobs[lang].communicate()
-        seconds[lang] = time.perf_counter() - started[lang]
-
-    waiting = [threading.Thread(target=wait, args=(lang,)) for lang in jobs]
-    for thread in waiting:
-        thread.start()
-    for thread in waiting:
-        thread.join()
-    for lang, job in jobs.items():
-        print("".join(f"[{lang}] {line}\n" for line in shown(outputs[lang], quiet)), end="", flush=True)
-        if job.returncode != 0:
-            failed.append(lang)
+    set_environment(len(langs))
+    start, seconds = time.perf_counter(), {}
+    spawn = multiprocessing.get_context("spawn")
+    jobs = {lang: spawn.Process(target=build_one, args=(lang, str(staging / lang), quiet)) for lang in langs}
+    for job in jobs.values():
+        job.start()
+    waiting = {job.sentinel: lang for lang, job in jobs.items()}
+    while waiting:   # a language's time ends when it does, not when the other does
+        for lang in map(waiting.pop, wait(list(waiting))):
+            jobs[lang].join()
+            seconds[lang] = time.perf_counter() - start
+    failed = [lang for lang, job in jobs.items() if job.exitcode != 0]
     if failed:
         shutil.rmtree(staging, ignore_errors=True)
         raise SystemExit(f"build failed: {', '.join(failed)} (see the messages above)")
-    if "zh" in langs:
-        shutil.rmtree(target, ignore_errors=True)
-        (staging / "zh").replace(target)
-    else:
-        target.mkdir(parents=True, exist_ok=True)
-    if "en" in langs:
-        shutil.rmtree(target / "en", ignore_errors=True)
-        (staging / "en").replace(target / "en")
+    target.mkdir(parents=True, exist_ok=True)
+    for lang in sorted(langs, reverse=True):   # zh (replacing target/) before en (target/en/)
+        shutil.rmtree(target / "en" if lang == "en" else target, ignore_errors=True)
+        (staging / lang).replace(target / "en" if lang == "en" else target)
     shutil.rmtree(staging, ignore_errors=True)
     return seconds
-
-
 def copy_repo(dest: Path, caches: bool) -> Path:
     """The working tree (tracked and untracked, not ignored) copied to ``dest``, with node_modules
     and the downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too.

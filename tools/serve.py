@@ -3,22 +3,16 @@
     python tools/serve.py                     # zh at http://127.0.0.1:8000/, en at /en/
     python tools/serve.py --lang en --port 8001
 
-1. **Data.** The figures and widget data the caches miss are computed first (bookbuild/data.py,
-   a line per job with a count), again after an edit that is not a page or a listing.
-2. **Build.** Each language is one complete ``mkdocs build --strict``, in a process forked from a
-   server that imported MkDocs, Material, the plugins and jieba once (never attnkit or the hooks:
-   every build imports those anew), so a served page is what a cold build writes. The print page
-   (the PDF's source, `make pdf`) is left out. Each build writes a new folder, served once it
-   succeeded; a failed build prints its error and the last good site stays up.
-3. **Watch.** An edit rebuilds the languages it touches: docs/zh/ Chinese, docs/en/ and
-   mkdocs.en.yml English, anything else (attnkit/, snippets/, exercises/, bookbuild/, overrides/,
-   mkdocs.yml, ...) both, in parallel. Edits made during a build are built right after it.
-4. **Reload.** Each page gets one external script (/__serve__/reload.js) that waits for its
-   language's next build and reloads. Until the first build is served, every page says what the
-   server is doing and refreshes itself.
-
-``site_url`` is the address served (any port), so Material's instant navigation works as it does
-on the published site.
+First the data step (bookbuild/data.py: a line per job, with a count), again after every edit that
+is not a page or a listing. Then each language is one complete ``mkdocs build --strict`` into a
+new folder (tools/build.py: build_one), in a process forked from one that imported MkDocs, the
+plugins and jieba once (never attnkit or bookbuild/: each build imports those anew), so a served
+page is what a cold build writes, without the print page (`make pdf` prints it). A failed build
+prints its error and the last good site stays up. An edit rebuilds the languages it touches
+(docs/zh/: Chinese; docs/en/ and mkdocs.en.yml: English; anything else both, in parallel); edits
+made during a build are built after it. Each page loads /__serve__/reload.js, which waits for its
+language's next build; until the first one, every page says what the server is doing.
+``site_url`` is the address served (any port), so Material's instant navigation works.
 """
 
 from __future__ import annotations
@@ -38,7 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build as book_build  # noqa: E402
@@ -57,24 +51,25 @@ PRELOAD = ["__main__", "mkdocs.commands.build", "mkdocs.config", "material.plugi
 PYODIDE_URL = "/assets/pyodide/"
 RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
 const me = document.currentScript;
-const url = `/__serve__/wait?lang=${me.dataset.lang}&version=${me.dataset.version}`;
-async function wait() {
+(async () => {
   for (;;) {
     try {
-      const r = await fetch(url, {cache: "no-store"});
-      if ((await r.json()).changed) { location.reload(); return; }
+      const r = await fetch(`/__serve__/wait?lang=${me.dataset.lang}&version=${me.dataset.version}`, {cache: "no-store"});
+      if ((await r.json()).changed) return location.reload();
     } catch (e) { await new Promise((ok) => setTimeout(ok, 1000)); }
   }
-}
-wait();
+})();
 """
 
 
 def langs_for(path: Path) -> set[str]:
-    """Which languages an edit of ``path`` (inside the repository) affects."""
-    rel = path.resolve().relative_to(ROOT).parts
-    if len(rel) == 1 and rel[0] not in WATCHED:
-        return set()   # a file beside the configs (a log, an editor's backup) is not a source
+    """Which languages an edit of ``path`` affects: none for a file that is not a source (outside
+    the repository, beside the configs, a cache, an editor's temporary file)."""
+    path = path.resolve()
+    rel = path.relative_to(ROOT).parts if path.is_relative_to(ROOT) else ()
+    if (len(rel) == 1 and rel[0] not in WATCHED) or not rel or IGNORED_PARTS & set(rel) \
+            or path.name.endswith(("~", ".swp", ".swx", ".pyc")) or path.name.startswith(".#"):
+        return set()
     if rel[:2] == ("docs", "zh"):
         return {"zh"}
     if rel[:2] == ("docs", "en") or rel == ("mkdocs.en.yml",):
@@ -86,12 +81,6 @@ def needs_data(path: Path) -> bool:
     """Whether an edit can change a figure or a widget's data (anything but a page or a listing)."""
     rel = path.resolve().relative_to(ROOT).parts
     return not (rel[:2] in (("docs", "zh"), ("docs", "en")) or rel[:1] == ("snippets",))
-
-
-def ignored(path: Path) -> bool:
-    """Caches, version control and editors' temporary files: never a source."""
-    return bool(IGNORED_PARTS & set(path.parts)) or path.name.endswith(("~", ".swp", ".swx", ".pyc")) \
-        or path.name.startswith(".#")
 
 
 def log(message: str) -> None:
@@ -111,19 +100,15 @@ class Book:
 
     def __init__(self, langs, workdir: Path, ctx):
         self.langs, self.workdir, self.ctx = langs, workdir, ctx
-        self.current = {lang: None for lang in langs}
-        self.version = {lang: 0 for lang in langs}
-        self.status = "starting"
-        self.changed = threading.Condition()
-        self.edits: dict[Path, float] = {}          # path -> when the watcher saw it
-        self.pending = threading.Event()
-        self.count = 0
-        self.running: list = []                     # the build processes of the round under way
+        self.current, self.version = dict.fromkeys(langs), dict.fromkeys(langs, 0)
+        self.status, self.count, self.running = "starting", 0, []
+        self.edits = {ROOT / "mkdocs.yml"}    # the first round: as if mkdocs.yml had changed
+        self.changed = threading.Condition()  # an edit came, or a build was served
 
     def request(self, path: Path) -> None:
         with self.changed:
-            self.edits.setdefault(path, time.perf_counter())
-        self.pending.set()
+            self.edits.add(path)
+            self.changed.notify_all()
 
     def wait_built(self, lang: str, version: int, timeout: float) -> bool:
         with self.changed:
@@ -134,21 +119,18 @@ class Book:
         log(status)
 
     def run(self) -> None:
-        """The build loop: the first build of every language, then one round per batch of edits."""
-        first = True
+        """The build loop: one round per batch of edits (the first: every language)."""
         while True:
-            if not first:
-                self.pending.wait()
-                time.sleep(0.05)                    # editors write a file in several steps
-            self.pending.clear()
             with self.changed:
-                edits, self.edits = self.edits, {}
-            langs = set(self.langs) if first else {lang for path in edits for lang in langs_for(path)} & set(self.langs)
-            if first or any(needs_data(path) for path in edits):
+                self.changed.wait_for(lambda: self.edits)
+            time.sleep(0.05)                    # editors write a file in several steps
+            with self.changed:
+                edits, self.edits = self.edits, set()
+            if any(needs_data(path) for path in edits):
                 self.data()
+            langs = sorted({lang for path in edits for lang in langs_for(path)} & set(self.langs))
             if langs:
-                self.build(sorted(langs), min(edits.values(), default=None))
-            first = False
+                self.build(langs)
 
     def stop(self) -> None:
         """End the running builds with everything they started (each is a process group)."""
@@ -160,43 +142,39 @@ class Book:
                     job.terminate()
 
     def data(self) -> None:
-        process = subprocess.Popen([sys.executable, str(ROOT / "tools" / "data.py"), "--lang",
-                                    self.langs[0] if len(self.langs) == 1 else "both"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen([sys.executable, "-m", "bookbuild.data", "--lang", self.langs[0] if len(self.langs) == 1
+                                    else "both"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in process.stdout:
             self.say(line.rstrip())
         process.wait()
 
-    def build(self, langs: list[str], seen: float | None) -> None:
+    def build(self, langs: list[str]) -> None:
         start = time.perf_counter()
         if not any(self.current.values()):
             self.say(f"building {' and '.join(langs)} (a complete build; the caches make it quick)")
-        jobs = {}
+        jobs = []
         for lang in langs:
             self.count += 1
             out = self.workdir / f"{lang}-{self.count}"
-            jobs[lang] = (self.ctx.Process(target=book_build.build_or_explain, args=(lang, str(out))), out)
-            jobs[lang][0].start()
-        self.running = [job for job, _ in jobs.values()]
-        for lang, (job, out) in jobs.items():
+            jobs.append((lang, out, self.ctx.Process(target=book_build.build_one, args=(lang, str(out), True, True))))
+            jobs[-1][2].start()
+        self.running = [job for *_, job in jobs]
+        for lang, out, job in jobs:
             job.join()
             seconds = time.perf_counter() - start
-            cpu = out.with_name(out.name + ".cpu")
+            cpu = out.with_suffix(".cpu")
             cpu_seconds = cpu.read_text() if cpu.is_file() else "?"
             cpu.unlink(missing_ok=True)
             if job.exitcode != 0:
                 shutil.rmtree(out, ignore_errors=True)
-                self.say(f"{lang}: build FAILED after {seconds:.1f} s; "
-                         + ("still serving the last good build" if self.current[lang] else
-                            "nothing to serve until a build succeeds (the error is above)"))
+                self.say(f"{lang}: build FAILED after {seconds:.1f} s; " + ("still serving the last good build"
+                         if self.current[lang] else "nothing to serve until a build succeeds (the error is above)"))
                 continue
             old = self.current[lang]
             with self.changed:
                 self.current[lang], self.version[lang] = out, self.version[lang] + 1
                 self.changed.notify_all()
-            after = f", served {time.perf_counter() - seen:.1f} s after the change was seen" if seen else ""
-            self.say(f"{lang}: built in {seconds:.1f} s ({cpu_seconds} s of CPU, load average "
-                     f"{os.getloadavg()[0]:.1f}){after}")
+            self.say(f"{lang}: built in {seconds:.1f} s ({cpu_seconds} s of CPU, load average {os.getloadavg()[0]:.1f})")
             if old is not None:   # removed once no request reads it any more
                 threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
 
@@ -219,9 +197,10 @@ def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True   # the browser went away (a reload)
 
-        def _send(self, status: int, body: bytes, kind: str, location: str = ""):
+        def send(self, status: int, body: bytes = b"", kind: str = "text/plain", location: str = ""):
             self.send_response(status)
-            self.send_header("Content-Type", kind)
+            charset = kind.startswith("text/") or kind in {"application/javascript", "application/json"}
+            self.send_header("Content-Type", kind + "; charset=utf-8" * charset)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             if location:
@@ -230,61 +209,51 @@ def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
             if self.command != "HEAD":
                 self.wfile.write(body)
 
-        def _file(self, file: Path, status: int = 200, lang: str = ""):
-            kind = "application/wasm" if file.suffix == ".wasm" else mimetypes.guess_type(file.name)[0]
-            kind = kind or "application/octet-stream"
-            body = file.read_bytes()
+        def send_file(self, file: Path, status: int = 200, lang: str = ""):
+            kind, body = mimetypes.guess_type(file.name)[0] or "application/octet-stream", file.read_bytes()
             if kind == "text/html":
                 tag = f'<script src="/__serve__/reload.js" data-lang="{lang}" data-version="{book.version[lang]}"></script></body>'
                 body = body.replace(b"</body>", tag.encode(), 1)
-            if kind.startswith("text/") or kind in {"application/javascript", "application/json"}:
-                kind += "; charset=utf-8"
-            self._send(status, body, kind)
-
-        def do_HEAD(self):
-            self.do_GET()
+            self.send(status, body, kind)
 
         def do_GET(self):
             url = urlsplit(self.path)
-            path = unquote(url.path)
+            path, query = unquote(url.path), dict(parse_qsl(url.query))
             if path == "/__serve__/reload.js":
-                return self._send(200, RELOAD_JS.encode(), "text/javascript; charset=utf-8")
+                return self.send(200, RELOAD_JS.encode(), "text/javascript")
             if path == "/__serve__/wait":   # reload.js's long poll
-                query = parse_qs(url.query)
-                lang = query.get("lang", [""])[0]
-                if lang not in book.version:
-                    return self._send(404, b"{}", "application/json")
-                changed = book.wait_built(lang, int(query.get("version", ["0"])[0]), timeout=25)
-                return self._send(200, json.dumps({"changed": changed}).encode(), "application/json")
+                if query.get("lang") not in book.version:
+                    return self.send(404, b"{}", "application/json")
+                changed = book.wait_built(query["lang"], int(query.get("version", 0)), timeout=25)
+                return self.send(200, json.dumps({"changed": changed}).encode(), "application/json")
             lang = "en" if (path == "/en" or path.startswith("/en/")) else "zh"
-            if lang not in book.current:
-                name = path[len(PYODIDE_URL):] if path.startswith(PYODIDE_URL) else None
-                if name in pyodide:   # `make serve LANG=en`: the English book loads Pyodide from the Chinese root
-                    return self._file(pyodide[name])
+            if lang not in book.current:   # `make serve LANG=en`: what the English book loads from the Chinese root
+                if path.startswith(PYODIDE_URL) and path[len(PYODIDE_URL):] in pyodide:
+                    return self.send_file(pyodide[path[len(PYODIDE_URL):]])
                 body = shared(path.lstrip("/")) if shared else None
-                if body is not None:  # and the playground's editor and attnkit.zip
-                    kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
-                    return self._send(200, body, kind + ("; charset=utf-8" if kind.endswith("javascript") else ""))
-                return self._send(302, b"", "text/plain", "/en/" if lang == "zh" else "/")
+                if body is not None:  # the playground's editor and attnkit.zip
+                    return self.send(200, body, mimetypes.guess_type(path)[0] or "application/octet-stream")
+                return self.send(302, location="/en/" if lang == "zh" else "/")
             root = book.current[lang]
             if root is None:   # until the first build: what the server is doing, refreshed every 2 s
-                page = (f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="2">'
-                        f"<title>building the book</title><h1>The book is being built</h1>"
-                        f"<p><code>{book.status}</code></p><p>This page reloads itself; the terminal running "
-                        f"<code>make serve</code> says more.</p>")
-                return self._send(503, page.encode(), "text/html; charset=utf-8")
+                return self.send(503, (f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="2">'
+                                       f"<title>building the book</title><h1>The book is being built</h1>"
+                                       f"<p><code>{book.status}</code></p><p>This page reloads itself; the terminal "
+                                       f"running <code>make serve</code> says more.</p>").encode(), "text/html")
             file = (root / (path[len("/en"):] if lang == "en" else path).lstrip("/")).resolve()
-            if root.resolve() not in file.parents and file != root.resolve():
-                return self._send(403, b"forbidden", "text/plain")
+            if not file.is_relative_to(root.resolve()):
+                return self.send(403, b"forbidden")
             if file.is_dir() and not path.endswith("/"):
-                return self._send(301, b"", "text/plain", path + "/")
+                return self.send(301, location=path + "/")
             if file.is_dir():
                 file = file / "index.html"
             if file.is_file():
-                return self._file(file, 200, lang)
+                return self.send_file(file, 200, lang)
             if (root / "404.html").is_file():
-                return self._file(root / "404.html", 404, lang)
-            return self._send(404, b"not found", "text/plain")
+                return self.send_file(root / "404.html", 404, lang)
+            return self.send(404, b"not found")
+
+        do_HEAD = do_GET
 
     return Handler
 
@@ -299,12 +268,8 @@ def watch(book: Book):
             if event.event_type in ("opened", "closed_no_write") or event.is_directory and event.event_type == "modified":
                 return
             for raw in {event.src_path, getattr(event, "dest_path", "") or event.src_path}:
-                path = Path(raw)
-                try:
-                    if not ignored(path) and langs_for(path):
-                        book.request(path)
-                except ValueError:      # outside the repository
-                    continue
+                if langs_for(Path(raw)):
+                    book.request(Path(raw))
 
     observer, handler = Observer(), OnChange()
     for name in WATCHED:
@@ -313,10 +278,6 @@ def watch(book: Book):
     observer.schedule(handler, str(ROOT), recursive=False)   # the configs and pyproject.toml
     observer.start()
     return observer
-
-
-def on_sigterm(signum, frame):
-    raise KeyboardInterrupt   # SIGTERM ends the server as Ctrl-C does
 
 
 def main() -> None:
@@ -335,21 +296,17 @@ def main() -> None:
         pyodide = vendor_pyodide.verify()   # checked against tools/pyodide-manifest.json, as the build does
         shared = playground.shared_file    # made from the repository as it is at each request
     server = http.server.ThreadingHTTPServer((args.host, args.port), make_handler(book, pyodide, shared))
-    port = server.server_address[1]
+    where = f"http://{args.host}:{server.server_address[1]}/"
     # Set before the forkserver starts, so every build inherits them: the served address (site_url,
-    # for Material's instant navigation), no print page, each build's share of the cores, one BLAS
-    # thread per process (BLAS threads on top of two builds fight for the same cores).
-    os.environ.update(SITE_URL=f"http://{args.host}:{port}/", BOOK_PRINT_PAGE="false", NO_MKDOCS_2_WARNING="1",
-                      BOOK_BUILDS_AT_ONCE=str(len(langs)))
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
+    # for Material's instant navigation), no print page, one BLAS thread per process.
+    os.environ.update(SITE_URL=where, BOOK_PRINT_PAGE="false")
+    book_build.set_environment(len(langs))
     book.ctx = multiprocessing.get_context("forkserver")   # every build is forked from one process that
     book.ctx.set_forkserver_preload(PRELOAD)                 # imported PRELOAD and read jieba's dictionary
-    signal.signal(signal.SIGTERM, on_sigterm)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM ends the server as Ctrl-C does
     observer = watch(book)
     threading.Thread(target=book.run, daemon=True).start()
-    where = {"zh": f"http://{args.host}:{port}/", "en": f"http://{args.host}:{port}/en/"}
-    log("serving " + ", ".join(f"{lang} at {where[lang]}" for lang in langs))
+    log("serving " + ", ".join(f"{lang} at {where}{'en/' * (lang == 'en')}" for lang in langs))
     try:
         server.serve_forever()
     except KeyboardInterrupt:
