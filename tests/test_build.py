@@ -484,6 +484,7 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env.pop("BOOK_CACHE", None)   # the copy's caches: an outside cache could hold this very edit already
     log = open(tmp_path / "serve.log", "w")
     server = subprocess.Popen([sys.executable, "tools/serve.py", "--lang", "zh", "--port", str(port)],
                               cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -491,7 +492,8 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
         figure_url, page_url = f"{base}/figures/ch3-softmax-amplify.svg", f"{base}/ch3/softmax/"
         before_svg, _ = poll(figure_url, lambda body: body.startswith(b"<?xml"))
         # edit a figure function (its zh label) and a listing (one more line of output)
-        edit(repo / "attnkit" / "figures" / "ch3.py", '"① 原始得分"', '"① 原始的得分"')
+        # (a label of its own: a cache that once held this edit's figure would not redraw it)
+        edit(repo / "attnkit" / "figures" / "ch3.py", '"① 原始得分"', f'"① 原始得分 {time.time_ns() % 10**6}"')
         snippet = repo / "snippets" / "ch3" / "softmax_cake.py"
         snippet.write_text(snippet.read_text(encoding="utf-8") + 'print("edited while serving")\n', encoding="utf-8")
         # and what every other page shows (the page cache must miss): a page title (the nav of
