@@ -52,7 +52,12 @@ def _load(lang: str, site_dir: str, quiet: bool = True):
     from mkdocs.config import load_config
 
     logging.basicConfig(format=f"[{lang}] %(levelname)-7s -  %(message)s")
-    logging.getLogger("jieba").setLevel(logging.WARNING)
+    try:   # jieba's logger says DEBUG when it is imported (by Material's search): quiet it first
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+    except ImportError:
+        pass
     logging.getLogger("mkdocs").setLevel(logging.WARNING if quiet else logging.INFO)
     config = load_config(config_file=str(CONFIGS[lang]), site_dir=site_dir, strict=True)
     config.plugins.on_startup(command="build", dirty=False)
