@@ -303,7 +303,6 @@ def digest_for(files: Iterable[Path] = (), code: str | None = None) -> str:
     return digest
 
 
-
 def _version(module: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 

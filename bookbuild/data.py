@@ -34,8 +34,9 @@ def jobs(langs=LANGS) -> list[tuple[str, str, str, str]]:
     def first(job):
         return widgets.TRAINED.index(job[2]) if job[2] in widgets.TRAINED else len(widgets.TRAINED)
 
-    todo = [("widget", lang, name, str(path)) for name in widgets.cache_paths(langs[0]) for lang in langs
-            if not (path := widgets.cache_paths(lang)[name]).is_file()]
+    paths = {lang: widgets.cache_paths(lang) for lang in langs}
+    todo = [("widget", lang, name, str(path)) for name in paths[langs[0]] for lang in langs
+            if not (path := paths[lang][name]).is_file()]
     todo.sort(key=first)
     registry = figures.registry()
     for lang in langs:

@@ -113,7 +113,9 @@ NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)
 def _order(lang: str, pattern: re.Pattern, ids) -> list[str]:
     """``ids`` as a reader meets them: pages in the nav's order (mkdocs.yml), then from the top of a
     page down; those no page embeds (``pattern``) last, in the order given."""
-    rank = {page: i for i, page in enumerate(NAV_PAGE.findall(text_of(ROOT / "mkdocs.yml")))}
+    from .course import nav_pages
+
+    rank = {page: i for i, page in enumerate(nav_pages())}
     where = {i: (rank.get(page, len(rank)), page, start) for i, (page, start) in _found(lang, pattern).items()}
     return sorted(ids, key=lambda i: where.get(i, (len(rank) + 1, "", 0)))
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 from .bookcache import Store, key, load_yaml, sources
-from .html_tags import TAG, VOID
+from .html_tags import regions
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,12 +131,9 @@ def add_tooltips(html: str, lang: str) -> str:
     """
     regex, info = _matcher(lang, GLOSSARY.stat().st_mtime)
     done: set[str] = set()
-    out: list[str] = []
-    stack: list[tuple[str, bool]] = []      # open elements: (name, skip?)
-    pos = 0
 
     def text(chunk: str) -> str:
-        if any(skip for _, skip in stack) or not chunk.strip():
+        if not chunk.strip():
             return chunk
         pieces, last = [], 0
         for m in regex.finditer(chunk):
@@ -154,22 +151,11 @@ def add_tooltips(html: str, lang: str) -> str:
         pieces.append(chunk[last:])
         return "".join(pieces)
 
-    for m in TAG.finditer(html):
-        out.append(text(html[pos:m.start()]))
-        out.append(m.group(0))
-        pos = m.end()
-        if m.group(0).startswith("<!--"):
-            continue
-        closing, name, attrs, selfclosing = m.group(1), m.group(2).lower(), m.group(3), m.group(4)
-        if closing:
-            for i in range(len(stack) - 1, -1, -1):
-                if stack[i][0] == name:
-                    del stack[i:]
-                    break
-        elif not selfclosing and name not in VOID:
-            stack.append((name, name in _SKIP or bool(_SKIP_CLASS.search(attrs))))
-    out.append(text(html[pos:]))
-    return "".join(out)
+    def skipped(name: str, attrs: str) -> bool:   # no tooltip inside
+        return name in _SKIP or bool(_SKIP_CLASS.search(attrs))
+
+    return "".join(text(chunk) if tag is None and not inside else chunk
+                   for chunk, tag, inside in regions(html, skipped))
 
 
 def on_page_content(html, page, config, files):

@@ -1,6 +1,7 @@
 """The one HTML tag pattern of the build, for every module that walks a page's tags (a11y.py,
-glossary.py, print_only.py, trim_and_minify.py): a comment, or a start or end tag whose attribute
-values may hold ``>`` inside their quotes (``title="a > b"`` does not end the tag).
+glossary.py and print_only.py through :func:`regions`, trim_and_minify.py): a comment, or a start
+or end tag whose attribute values may hold ``>`` inside their quotes (``title="a > b"`` does not
+end the tag).
 
 Groups, by name and number: ``closing`` (1, "/" for an end tag), ``name`` (2), ``attrs`` (3),
 ``selfclosing`` (4, "/" for ``<br/>``); a comment has none of them.

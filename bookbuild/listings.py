@@ -15,12 +15,11 @@ a reader runs ``tools/listings.py`` without MkDocs.
 
 In the build, a page includes a listing with a fence holding one line, ``--8<-- "chN/name.py"``
 (```` ```python exec="on" source="above" result="text" ````, markdown-exec's form; the book runs
-its listings itself). :func:`on_page_markdown` (registered in
-bookbuild/hooks.py) replaces the fence with the file filtered for the
+its listings itself). :func:`on_page_markdown` replaces the fence with the file filtered for the
 page's language and, under it, what that code prints (:func:`output`, run at build time and
-cached by content). It runs after every other ``on_page_markdown`` (bookbuild/hooks.py): the
-macros plugin never sees the code (no Jinja in listings), and bookbuild/playground.py still sees
-the include lines.
+cached by content). It runs after the plugins' and bookbuild/playground.py's ``on_page_markdown``
+(bookbuild/hooks.py): the macros plugin never sees the code (no Jinja in listings), and the
+playground still sees the include lines.
 """
 
 from __future__ import annotations

@@ -285,7 +285,6 @@ def test_the_build_hook_fills_in_each_listing_for_the_page_language(monkeypatch)
         assert hook.expand(page, lang) == f'!!! note\n\n    ```python\n{body}    ```\n\n    ```text\n    printed\n    ```\n'
 
 
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_marker_reaches_a_built_page(lang):
     """The markers are build instructions: a reader never sees "# [zh]" or "[en]" at a line's end."""

@@ -132,6 +132,8 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
         (staging / lang).replace(target / "en" if lang == "en" else target)
     shutil.rmtree(staging, ignore_errors=True)
     return seconds
+
+
 def copy_repo(dest: Path, caches: bool) -> Path:
     """The working tree (tracked and untracked, not ignored) copied to ``dest``, with node_modules
     and the downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too.
