@@ -74,11 +74,10 @@ def pytest_collection_modifyitems(config, items):
             continue
         module_globals = fn.__globals__
         names = _names(fn, module_globals, set())
-        info = getattr(item, "_fixtureinfo", None)
-        for fixture in (info.name2fixturedefs if info else {}).values():
-            func = getattr(fixture[-1], "func", None)
-            if func is not None and getattr(func, "__module__", "").startswith(("test_", "conftest")):
-                names |= _names(func, getattr(func, "__globals__", {}), set())
+        for name in item.fixturenames:   # this module's fixtures and its test module's (pytest's own are neither)
+            func = inspect.unwrap(module_globals.get(name) or globals().get(name) or (lambda: None))
+            if getattr(func, "__module__", "").startswith(("test_", "conftest")):
+                names |= _names(func, func.__globals__, set())
         marked = {m.name for m in item.iter_markers()}
         for marker, uses in USES.items():
             if names & uses and marker not in marked:

@@ -114,8 +114,8 @@ def envs():
         macros = config.plugins["macros"]
         macros.on_config(config)
         page = Page(None, File("teach.md", config.docs_dir, config.site_dir, True), config)
-        macros.variables["page"] = page
-        macros._page = page
+        page.read_source(config)   # its title and meta, as a build reads them
+        macros.on_page_markdown("", page=page, config=config, files=None)   # the event that tells it the page
         out[lang] = macros
     return out
 
