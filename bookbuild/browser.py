@@ -42,11 +42,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def translate_path(self, path):
-        if self.prefix:
-            if not (path == self.prefix or path.startswith((self.prefix + "/", self.prefix + "?"))):
-                return ""  # nothing there: 404
-            path = path[len(self.prefix):] or "/"
-        return super().translate_path(path)
+        if not (path == self.prefix or path.startswith((self.prefix + "/", self.prefix + "?"))):
+            return ""  # nothing there: 404
+        return super().translate_path(path[len(self.prefix):] or "/")
 
     def send_head(self):
         """A sitemap's public address of its book's home becomes the folder it was asked from here."""
