@@ -1,12 +1,8 @@
-"""Headless Chromium for tests and screenshots: Debian's chromium driven by Playwright.
+"""Headless Chromium for the tests, the PDFs and screenshots: Debian's chromium driven by Playwright.
 
-Every request that does not go to the local test server is aborted and recorded, so a test
-can assert that a page loads nothing from outside the site.
-
-The test server serves each ``sitemap.xml`` with its own address in place of the site's public
-one (site_url): Material's instant navigation takes over only the links to pages its sitemap
-names, so on a server at any other address every click would load a whole new document, and
-the tests would never see the navigation a reader of the published site gets.
+Every request that does not go to the local server is aborted and recorded (a test asserts that a page
+loads nothing from outside the site). The server gives each ``sitemap.xml`` its own address in place of
+the public one: Material's instant navigation takes over only links to pages its sitemap names.
 """
 
 from __future__ import annotations
@@ -46,15 +42,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def translate_path(self, path):
-        if self.prefix:
-            if not (path == self.prefix or path.startswith((self.prefix + "/", self.prefix + "?"))):
-                return ""  # nothing there: 404
-            path = path[len(self.prefix):] or "/"
-        return super().translate_path(path)
+        if not (path == self.prefix or path.startswith((self.prefix + "/", self.prefix + "?"))):
+            return ""  # nothing there: 404
+        return super().translate_path(path[len(self.prefix):] or "/")
 
     def send_head(self):
-        """A sitemap with this server's address: the public address of this language's home
-        becomes the folder the sitemap was asked from here."""
+        """A sitemap's public address of its book's home becomes the folder it was asked from here."""
         asked = urlsplit(self.path).path
         file = self.translate_path(self.path)
         if not (asked.endswith("/sitemap.xml") and os.path.isfile(file)):
@@ -72,15 +65,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def serve_site(directory: Path = SITE, prefix: str = ""):
-    """Serve ``directory`` on 127.0.0.1 at a free port; yield the base URL (no trailing slash).
-
-    With ``prefix="/seeing-attention"`` the site lives under that path, as on GitHub project pages.
-    """
+    """Serve ``directory`` on 127.0.0.1 at a free port, under ``prefix`` ("/seeing-attention": as on
+    GitHub project pages); yield the base URL (no trailing slash)."""
     if not (directory / "index.html").exists():
         raise RuntimeError(f"{directory} has no built site: run `make build` first.")
     prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
     handler = functools.partial(type("Handler", (_Handler,), {"prefix": prefix}), directory=str(directory))
-    socketserver.TCPServer.allow_reuse_address = True
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
@@ -107,10 +97,9 @@ class Page:
         route.abort()
 
     def follow(self, url: str, link=None) -> None:
-        """Go to ``url`` through a link of the site, as a reader's click does (Material's instant
-        navigation takes it over): a click on ``link`` (a locator), or else on a new link to
-        ``url``. Returns once the new page's content has replaced the old one: the address
-        changes first, so waiting for it alone can read the page being left."""
+        """Go to ``url`` as a reader's click does (Material's instant navigation takes it over): on
+        ``link`` (a locator), or else on a new link to ``url``. Returns once the new content has
+        replaced the old (the address changes first)."""
         self._page.evaluate('window.__leaving = document.querySelector("article")')
         if link is not None:
             link.click()
@@ -133,14 +122,11 @@ class Browser:
 
     def new_page(self, width: int = 1280, height: int = 900, dark: bool = False, csp: bool = False,
                  scripts: bool = True, touch: bool = False) -> Page:
-        """A page in a fresh context. The site's Content-Security-Policy forbids eval, which
-        Playwright's ``wait_for_function("an expression")`` uses, so it is bypassed unless
-        ``csp=True``: tests/test_pages.py loads every page with the policy in force (Playwright 1.56
-        and later evaluate a waited-for function once, which a policy without eval allows).
-        ``scripts=False``: the page as it is before its scripts run, or without JavaScript.
-        ``touch=True``: a phone's touch screen (no hover, coarse pointer), which a desktop window
-        resized to a phone's width is not: Material, for one, makes scrolling code focusable only
-        where the pointer can hover."""
+        """A page in a fresh context. The site's policy forbids the eval that Playwright's
+        ``wait_for_function("an expression")`` uses, so it is bypassed unless ``csp=True`` (as
+        tests/test_pages.py loads every page). ``scripts=False``: no JavaScript. ``touch=True``: a
+        phone's touch screen (no hover, coarse pointer; Material makes code focusable only where the
+        pointer can hover), which a desktop window at a phone's width is not."""
         return Page(self._browser.new_context(
             viewport={"width": width, "height": height}, color_scheme="dark" if dark else "light",
             service_workers="block", bypass_csp=not csp, java_script_enabled=scripts, has_touch=touch, is_mobile=touch))

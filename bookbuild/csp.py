@@ -1,19 +1,11 @@
-"""A strict Content-Security-Policy on every page, as a ``<meta>`` tag (static hosts such as
-GitHub Pages send no headers).
+"""A strict Content-Security-Policy on every page, as a ``<meta>`` tag (GitHub Pages sends no headers).
 
-* Scripts: ``'self'`` and the sha256 hashes of the inline scripts, never ``'unsafe-inline'``.
-  Every page of a language lists the hashes of all its pages' inline scripts: with instant
-  navigation the first page's policy stays in force while Material runs the next page's scripts.
-  ``'wasm-unsafe-eval'`` only on pages with an element carrying ``data-python`` (the playground,
-  widgets that run Python). Pyodide runs in a Web Worker, which does not inherit the page's
-  policy; the playground test proves that it loads under this one.
-* Styles: ``'self' 'unsafe-inline'``: inline style runs no code, and KaTeX positions every glyph
-  with ``style=""``, CodeMirror injects ``<style>``, the widgets set CSS variables. With images,
-  fonts and connections limited to the site, injected CSS cannot send anything elsewhere.
-* ``frame-ancestors`` cannot be set from a meta tag.
-
-The policy is written at the very end of the build, into every page this build wrote, the print
-page and 404.html, so the hashes are those of the HTML readers get.
+Scripts: ``'self'`` and the hashes of the inline scripts of all the language's pages (with instant
+navigation the first page's policy stays in force), never ``'unsafe-inline'``; ``'wasm-unsafe-eval'``
+only where an element carries ``data-python`` (Pyodide). Styles may be inline (they run no code, and
+KaTeX, CodeMirror and the widgets need them); images, fonts and connections stay on the site.
+``frame-ancestors`` cannot be set from a meta tag. Written last, into every page this build wrote, the
+print page and 404.html, so the hashes are those of the HTML readers get.
 """
 
 from __future__ import annotations
@@ -40,8 +32,7 @@ def inline_hashes(html: str) -> set[str]:
 
 
 def add_policy(html: str, hashes: set[str] = frozenset()) -> str:
-    """Put the policy for the page's final HTML (its own inline scripts' hashes, and ``hashes``) in
-    a <meta> tag at the top of <head> (before any script).
+    """The page with its policy (its inline scripts' hashes and ``hashes``) at the top of <head>.
 
     >>> out = add_policy('<html><head><meta charset="utf-8"><script>x=1</script></head><body></body></html>')
     >>> out.startswith('<html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src')

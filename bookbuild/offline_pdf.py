@@ -1,20 +1,11 @@
-"""The offline PDF of each language: build facts for its cover, its link in the nav, and the
-print page's input.
+"""The PDFs on the build's side: the cover's facts, the print page's input, the link in the nav.
 
-* ``config.extra.build`` = {version, commit, date}: printed on the PDF cover
-  (overrides/print/cover.tpl). The date is the build date in UTC, or SOURCE_DATE_EPOCH.
-* The print page gets each page's final HTML: mkdocs-print-site-plugin copies a page's HTML in its
-  own on_page_content, before the hooks (e.g. i18n.py joins Chinese lines there), so this
-  hook's on_page_content, which runs last, hands it the finished HTML, with short lines in its
-  formulas (:func:`short_lines`): print-site renames anchors with a regex that rescans the rest of
-  a line at every tag, quadratic in the line's length, and KaTeX writes a formula as one long line
-  of tags (34 s of a 52 s build). :func:`on_post_build` joins the formulas' lines again.
-* The nav gets a last entry linking to this language's PDF, added here because the PDF does not
-  exist while MkDocs builds and validates the nav (tools/pdf.py prints it from the built site).
-
-Both languages' PDFs live in site/pdf/, two editions each (:func:`pdf_name`): the student edition
-(the book: no answers, exercises as worksheets), which the nav and the home page link, and the
-teacher's key (answers and reference solutions), which the home page links.
+* ``config.extra.build`` = {version, commit, date (UTC, or SOURCE_DATE_EPOCH)} for the cover
+  (overrides/print/cover.html).
+* print-site copies a page's HTML in its own on_page_content, before the hooks: this one runs last and
+  hands it the finished HTML, its formulas cut into short lines (:func:`short_lines`: print-site's anchor
+  regex is quadratic in a line's length, 34 s of a 52 s build); :func:`on_post_build` joins them again.
+* The nav's last entry links this language's PDF (site/pdf/, :func:`pdf_name`; tools/pdf.py prints it).
 """
 
 from __future__ import annotations
@@ -74,11 +65,10 @@ def short_lines(html: str) -> str:
 
 
 def build_info() -> dict:
+    """{version, commit, date}: what the cover says about this build."""
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    commit = os.environ.get("GITHUB_SHA", "")[:7]
-    if not commit:
-        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-        commit = result.stdout.strip() if result.returncode == 0 else ""
+    commit = os.environ.get("GITHUB_SHA", "")[:7] or subprocess.run(    # no output outside a git checkout
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     when = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
     return {"version": version, "commit": commit, "date": when.strftime("%Y-%m-%d")}

@@ -1,19 +1,11 @@
 """The Chinese fonts of the PDFs: Noto Sans CJK SC, cut to the book's characters and given
 TrueType outlines, so that Chromium embeds them as named CID fonts.
 
-Chromium's PDF writer (Skia) embeds a font with CFF outlines, as Noto CJK is (Debian's
-fonts-noto-cjk), as an unnamed Type 3 font: each glyph a drawing, which some viewers render poorly
-and none can treat as a font. A font with TrueType (``glyf``) outlines is embedded as a real font
-(``CID TrueType`` in ``pdffonts``). fontTools converts the outlines: each face is first cut to the
-characters the print pages hold (about 1 500 of Noto's 65 535 glyphs: seconds, not minutes), then
-every cubic curve becomes quadratic ones within :data:`MAX_ERROR`, as fontTools' own ``otf2ttf``
-example does. Hints are dropped (CFF hints mean nothing to TrueType outlines).
-
-:func:`fontconfig` writes the converted faces and a fontconfig file that adds them and rejects
-every installed CJK font (all CFF), for tools/pdf.py to start Chromium with ``FONTCONFIG_FILE``.
-The faces keep their families' names, so the page draws exactly as on screen (overrides/assets/book.css
-names "Noto Sans Mono CJK SC" for zh code; other Chinese reaches Noto Sans CJK SC through
-fontconfig). Each face is cached in ``.cache/pdf-fonts/`` (:func:`face`).
+Chromium's PDF writer embeds a font with CFF outlines (Debian's fonts-noto-cjk) as an unnamed Type 3
+font, each glyph a drawing. fontTools cuts each face to the print pages' characters (about 1 500 of
+65 535 glyphs: seconds, not minutes) and makes its cubic curves quadratic, as its ``otf2ttf`` example
+does. :func:`fontconfig` writes the faces, under their families' names (the page draws as on screen),
+and a fontconfig file that rejects every installed CJK font, for Chromium's ``FONTCONFIG_FILE``.
 """
 
 from __future__ import annotations
@@ -135,9 +127,8 @@ def page_characters(*pages: Path) -> str:
 
 
 def fontconfig(directory: Path, characters: str) -> Path:
-    """Write into ``directory`` the converted faces (:data:`FACES`, cut to ``characters``) and a
-    fontconfig file that uses them instead of every installed CJK font; return its path (for
-    ``FONTCONFIG_FILE``)."""
+    """Write into ``directory`` the faces (:data:`FACES`, cut to ``characters``) and a fontconfig file
+    that uses them instead of every installed CJK font; return its path (for ``FONTCONFIG_FILE``)."""
     directory.mkdir(parents=True, exist_ok=True)
     for family, style in FACES:
         (directory / f"{family.replace(' ', '')}-{style}.ttf").write_bytes(face(family, style, characters))

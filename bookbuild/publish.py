@@ -1,26 +1,11 @@
 """The deployable site: what `make publish` leaves in site/ after `make pdf`, and its check.
 
-:func:`lean` changes a built site in place (tools/publish.py; CI runs it after `make test`, on the
-site the tests checked, before uploading site/ to GitHub Pages). Nothing a reader uses leaves:
-
-* **The print pages** and print-site's own files (:data:`PRINT_SITE`), unless a page links to a
-  print page: they are the source of the PDFs (tools/pdf.py), which readers download instead.
-* **The English book's second copy of shared files.** Each book is built on its own (``make serve
-  LANG=en`` serves one), so site/en/assets/ repeats site/assets/. A file there that is the same
-  bytes as the Chinese copy and finds nothing from its own address (:data:`SHARED`) leaves, and the
-  English pages and stylesheets name the Chinese copy: a reader who switches language has it in the
-  cache already. The widgets and the playground find their book's data from their own address.
-* **Files no reader is served** (:data:`UNSERVED`).
-
-(Material's source maps and the search language packs the index does not load never reach
-site/: bookbuild/vendor.py and bookbuild/search.py.)
-
-:func:`problems` checks a site: every reference of a page (``href``, ``src``, ``srcset``,
-Material's page config), a stylesheet (``url()``) and a script (static ``import``) resolves to a
-file of the site, and every file of the site is referenced: by a page, a stylesheet, a script
-(a path in its strings, resolved from the script and from its book's root, ``${…}`` matching
-any name), ``pyodide-lock.json`` (the packages' wheels) or a convention (:data:`CONVENTIONS`).
-:func:`parts` sums the site by part.
+:func:`lean` changes a built site in place (tools/publish.py; CI runs it on the site the tests checked,
+before uploading it to GitHub Pages); nothing a reader uses leaves. The print pages (the PDFs' source)
+go unless a page links one; so do the English book's byte-identical second copies of shared files
+(each book is built on its own, so site/en/assets/ repeats site/assets/: :data:`SHARED`), whose English
+pages then name the Chinese copy, and files no reader is served (:data:`UNSERVED`).
+:func:`problems` checks that every reference resolves to a file of the site and every file is referenced.
 """
 
 from __future__ import annotations
@@ -33,7 +18,7 @@ import os
 import posixpath
 import re
 import shutil
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -95,10 +80,7 @@ def resolve(site: Path, source: str, url: str, public: tuple[str, str] = ("", ""
     address, path_prefix = public
     if address and url.startswith(address):
         url = "/" + url[len(address):]
-    if not url or url.startswith("#") or EXTERNAL.match(url):
-        return None
-    path = unquote(urlsplit(url).path)
-    if not path:
+    if EXTERNAL.match(url) or not (path := unquote(urlsplit(url).path)):   # also "", "#id", "?query"
         return None
     base = "" if path.startswith("/") else posixpath.dirname(source)
     if not base and path_prefix and path.startswith(path_prefix):
@@ -143,21 +125,22 @@ def _glob(site_files: set[str], base: str, pattern: str) -> set[str]:
 
 
 def references(site: Path) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
-    """({site file: the files that name it}, [(file, address) that leads to no file of the site])."""
+    """({site file: the files that name it}, [(file, address) that leads to no file of the site]).
+
+    A page names its ``href``, ``src``, ``srcset``, Material's page config; a stylesheet its ``url()``; a
+    script its static imports and the paths in its strings (``${…}`` matching any name); pyodide-lock.json
+    its wheels; :data:`CONVENTIONS` the rest."""
     files = _files(site)
     present = set(files)
     public = public_prefix(site)
-    named: dict[str, set[str]] = {}
+    named: dict[str, set[str]] = defaultdict(set)
     broken: list[tuple[str, str]] = []
-
-    def name(source: str, target: str) -> None:
-        named.setdefault(target, set()).add(source)
 
     def check(source: str, urls: list[str], optional=(), public=public) -> None:
         for url in urls:
             target = resolve(site, source, url, public)
             if target in present:
-                name(source, target)
+                named[target].add(source)
             elif target is not None and url not in optional:
                 broken.append((source, url))
 
@@ -177,17 +160,15 @@ def references(site: Path) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
             bases = {posixpath.dirname(rel), "en" if rel.startswith("en/") else ""}
             bases |= {posixpath.normpath(posixpath.join(base, folder)) for folder in SCRIPT_FOLDER.findall(text)
                       for base in list(bases) if (site / posixpath.normpath(posixpath.join(base, folder))).is_dir()}
-            for string in SCRIPT_PATH.findall(text):
-                for base in bases:
-                    for target in _glob(present, base, string):
-                        name(rel, target)
-        elif rel.endswith("pyodide-lock.json"):
-            for package in json.loads(path.read_text(encoding="utf-8")).get("packages", {}).values():
-                target = posixpath.join(posixpath.dirname(rel), package.get("file_name", ""))
-                if target in present:
-                    name(rel, target)
+            found = {t for string in SCRIPT_PATH.findall(text) for base in bases for t in _glob(present, base, string)}
+            for target in found:
+                named[target].add(rel)
+        elif rel.endswith("pyodide-lock.json"):   # the lock lists every Pyodide package: the site serves a few
+            lock = json.loads(path.read_text(encoding="utf-8"))
+            wheels = [package.get("file_name", "") for package in lock.get("packages", {}).values()]
+            check(rel, wheels, optional=wheels)
     for target in present.intersection(CONVENTIONS):
-        name("(convention)", target)
+        named[target].add("(convention)")
     return named, broken
 
 
@@ -206,8 +187,6 @@ def share_english_assets(site: Path) -> list[str]:
     twin = {rel: site / rel[len("en/"):] for rel in _files(site) if rel.startswith("en/assets/")}   # the Chinese copy
     moved = {rel for rel, zh in twin.items() if any(fnmatch.fnmatchcase(rel[len("en/"):], p) for p in SHARED)
              and zh.is_file() and filecmp.cmp(site / rel, zh, shallow=False)}
-    if not moved:
-        return []
     public = public_prefix(site)
 
     def new_url(source: str, url: str) -> str | None:
@@ -219,17 +198,13 @@ def share_english_assets(site: Path) -> list[str]:
         return relative + (f"?{split.query}" if split.query else "") + (f"#{split.fragment}" if split.fragment else "")
 
     for rel in _files(site):
-        if not rel.startswith("en/") or rel in moved or not rel.endswith((".html", ".css")):
-            continue
-        path = site / rel
-        text = path.read_text(encoding="utf-8")
-        url_for = functools.partial(new_url, rel)
-        if rel.endswith(".css"):
-            changed = CSS_URL.sub(lambda m: _css_url(m, url_for), text)
-        else:
-            changed = _rewrite_html(text, url_for)
-        if changed != text:
-            path.write_text(changed, encoding="utf-8")
+        if rel.startswith("en/") and rel.endswith((".html", ".css")) and rel not in moved:
+            text = (site / rel).read_text(encoding="utf-8")
+            url_for = functools.partial(new_url, rel)
+            changed = (CSS_URL.sub(lambda m: _css_url(m, url_for), text) if rel.endswith(".css")
+                       else _rewrite_html(text, url_for))
+            if changed != text:
+                (site / rel).write_text(changed, encoding="utf-8")
     for rel in moved:
         (site / rel).unlink()
     _remove_empty_folders(site / "en" / "assets")
@@ -244,17 +219,11 @@ def _rewrite_html(text: str, new_url) -> str:
 
 
 def _attribute(match, new_url) -> str:
-    name, double, single = match.group(1), match.group(2), match.group(3)
-    value = double if double is not None else single
-    quote = '"' if double is not None else "'"
-    if name.lower() == "srcset":
-        parts = []
-        for part in value.split(","):
-            words = part.strip().split()
-            if words:
-                words[0] = new_url(words[0].replace("&amp;", "&")) or words[0]
-            parts.append(" ".join(words))
-        replaced = ", ".join(parts)
+    name, double, single = match.groups()
+    value, quote = (double, '"') if double is not None else (single, "'")
+    if name.lower() == "srcset":   # "url 2x, url 3x"
+        parts = [part.strip().split() or [""] for part in value.split(",")]
+        replaced = ", ".join(" ".join([new_url(url.replace("&amp;", "&")) or url, *rest]) for url, *rest in parts)
     else:
         replaced = new_url(value.replace("&amp;", "&"))
         replaced = value if replaced is None else replaced.replace("&", "&amp;")

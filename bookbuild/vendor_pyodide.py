@@ -3,12 +3,10 @@
     python -m bookbuild.vendor_pyodide            # fetch what is missing, verify everything
     python -m bookbuild.vendor_pyodide --check    # verify the cache only (no network)
 
-The Pyodide core (pyodide.js, pyodide.asm.js/.wasm, python_stdlib.zip, pyodide-lock.json) comes
-from the official npm package (`npm pack`); the official Pyodide numpy wheel, as NumPy publishes
-no wasm wheels, from a PyPI package that carries it (`pip download --no-deps`), and must match
-the sha256 the official pyodide-lock.json gives. Every file is checked against its pin in
-tools/pyodide-manifest.json before it is cached (never committed); a missing or altered file
-stops with a message that names the file and the fix.
+The Pyodide core comes from the official npm package (`npm pack`); Pyodide's numpy wheel (NumPy
+publishes no wasm wheels) from a PyPI package that carries it (`pip download --no-deps`), matching the
+official pyodide-lock.json. Every file is checked against its pin in tools/pyodide-manifest.json before
+it is cached (never committed); a missing or altered file stops with a message naming the file and the fix.
 """
 
 from __future__ import annotations
@@ -35,8 +33,7 @@ class VendorError(RuntimeError):
 
 
 def sha256(path: Path) -> str:
-    with path.open("rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def shown(path: Path) -> str:
@@ -55,10 +52,8 @@ def _check(path: Path, expected: str, what: str, fix: str) -> None:
 
 
 def verify(cache: Path = CACHE) -> dict[str, Path]:
-    """Check every cached file against the manifest (and numpy against the lock file).
-
-    Returns {file name: path}. Raises VendorError naming the first problem and its fix.
-    """
+    """{file name: path} of the cached files, each checked against the manifest (numpy against the lock
+    file too); VendorError names the first problem and its fix."""
     pinned = manifest()
     for name, entry in pinned["files"].items():
         path = cache / name

@@ -103,9 +103,9 @@ def print_page_facts(lang: str) -> dict:
         page = browser.new_page()
         page.goto(base + PRINT_PAGE[lang], timeout=300_000)   # 2 MB: a minute on a busy machine
         page.wait_for_load_state("load")
-        page.wait_for_function(pdf_tool.READY, timeout=60_000, polling=100)
+        page.wait_for_function(pdf_tool.script("ready"), timeout=60_000, polling=100)
         page.emulate_media(media="print")
-        page.evaluate(pdf_tool.PREPARE)
+        page.evaluate(pdf_tool.script("prepare"), pdf_tool.MAX_NAME)
         facts = page.evaluate(FACTS)
         facts["outside"] = list(page.outside)
         return facts
