@@ -1,26 +1,11 @@
 """The checked questions: a question with one right answer (a choice, or a number), checked in the page.
 
-Each chapter's questions are one file, ``questions/chN.py``, holding ``QUESTIONS``, a list of
-:class:`Question`: the prompt, the choices (each with why it is right or wrong) or the number,
-in both languages, written natively in each; every number in them is computed by attnkit while
-the book is built, in f-strings with the pages' own formatters (``num``, ``pct``, ``vec``,
-``zhnum``, ``sci`` below are the macros of bookbuild/macros.py, so a number reads the same in a
-question as in the prose), never typed. A page embeds one with ``{{ question("ch3-softmax-shift") }}``, which writes
-
-* the question as the page's own Markdown (so its formulas are KaTeX like the prose): the prompt,
-  the choices as a list (A, B, C ...), a line to answer on in print, and the answer in a fold:
-  which choice is right and why each one is right or wrong, or the number and how it is found
-  (and why the usual wrong numbers are wrong). The fold prints open, like the other answers;
-* in it, the widget ``<div data-widget="question">`` (overrides/assets/widgets/question.js): the
-  choices as radio buttons, or a box for the number, and a Check button. The reader's answer is
-  checked in the page against this module's data (in ``exercises.json``, beside the exercises:
-  :func:`questions_data`), the verdict shown with the reason for that very answer, and the fold
-  opens to a reader who has tried once. The answer is remembered in localStorage
-  (``attn-question:<id>``) and counted on the chapter's index with its exercises
-  (``{{ exercise_progress("chN") }}``).
-
-Every question has the anchor ``#question-<id>`` (a teacher can paste ``…/ch3/softmax/#question-ch3-softmax-shift``
-into a syllabus), as every exercise has ``#exercise-<id>``.
+``questions/chN.py`` holds ``QUESTIONS``, a list of :class:`Question` written natively in both languages;
+their numbers are computed by attnkit in f-strings with the pages' own formatters (``num`` ... ``sci``
+below), never typed. ``{{ question("ch3-softmax-shift") }}`` (bookbuild/exercise_pages.py) writes
+:func:`question_markdown`: the prompt, the choices, a line to answer on in print, the answer in a fold,
+and the widget (overrides/assets/widgets/question.js) that checks an answer in the page against
+:func:`questions_data` and remembers it. Every question has the anchor ``#question-<id>``.
 """
 
 from __future__ import annotations
@@ -50,28 +35,18 @@ LABELS = load_yaml(DOCS / "labels.yml")["questions"]
 
 @functools.lru_cache(maxsize=1)
 def _page_macros() -> dict:
-    """The macros the pages use, as bookbuild/macros.py's define_env registers them (into just
-    enough of a mkdocs-macros environment to collect them)."""
+    """The macros bookbuild/macros.py's define_env registers, collected with a stand-in environment."""
     from types import SimpleNamespace
 
     from . import macros
 
-    env = SimpleNamespace(variables={}, macros={})
-
-    def macro(function, name=""):
-        env.macros[name or function.__name__] = function
-        return function
-
-    env.macro = macro
-    macros.define_env(env)
-    return env.macros
+    found = {}
+    macros.define_env(SimpleNamespace(variables={}, macro=lambda f, name="": found.update({name or f.__name__: f}) or f))
+    return found
 
 
 def _formatter(name: str):
-    def formatter(*args, **kwargs):
-        return _page_macros()[name](*args, **kwargs)
-    formatter.__name__ = formatter.__qualname__ = name
-    return formatter
+    return lambda *args, **kwargs: _page_macros()[name](*args, **kwargs)
 
 
 # The pages' formatters: num(0.94649, 3) -> 0.946, pct(0.94649) -> 94.6%, vec([0.5, 0.25]) -> [0.500, 0.250],
@@ -225,10 +200,8 @@ def embedded_in(lang: str) -> dict:
 
 
 def inputs(lang: str) -> list:
-    """What the questions' data depends on, for the caches' keys (the exercises' widget data holds
-    it): the question files, this file and the pages' formatters (bookbuild/macros.py), which page
-    embeds each question, and the part of attnkit the question files can run
-    (``bookcache.digest_for``, as for the exercise files; the formatters run attnkit/text.py)."""
+    """What the questions' data depends on, for the caches' keys: the question files, this file and the
+    formatters (bookbuild/macros.py), the pages that embed them, and the attnkit they run (with attnkit/text.py)."""
     from .bookcache import ATTNKIT, digest_for, sources
 
     files = sorted(QUESTIONS.glob("ch*.py"))
@@ -284,14 +257,13 @@ def question_markdown(question_id: str, lang: str, graded: bool = False, n: int 
     return "\n".join(parts)
 
 
-def questions_data(lang: str, pages: dict | None = None, url=None) -> dict:
-    """What the question widget needs, for every question embedded in ``lang``'s book, in the order
-    of the question files: its chapter, page, title and how an answer is checked."""
-    pages = embedded_in(lang) if pages is None else pages
+def questions_data(lang: str, url) -> dict:
+    """What the question widget needs, for every question, in the order of the question files: its
+    chapter, title, ``url(page that embeds it, or None)``, anchor and how an answer is checked."""
+    pages = embedded_in(lang)
     data = {}
     for question_id, (_, q) in load_all().items():
-        item = {"chapter": q.chapter, "title": q.title[lang], "url": url(pages.get(question_id)) if url else pages.get(question_id),
-                "anchor": anchor(question_id)}
+        item = {"chapter": q.chapter, "title": q.title[lang], "url": url(pages.get(question_id)), "anchor": anchor(question_id)}
         if q.choices:
             item.update(kind="choice", choices=len(q.choices), right=q.right_index())
         else:
