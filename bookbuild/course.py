@@ -157,42 +157,38 @@ def sec(lang: str, what: str) -> str:
 
 
 FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})")
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#(?P<id>[\w-]+)[^}]*\})?\s*#*\s*$")
+HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*(?:\{\s*#(?P<id>[\w-]+)[^}]*\})?\s*#*\s*$")
 QUESTION = re.compile(r'^[ \t]*\?\?\?\+?[ \t]+question\b', re.M)
 
 
-def headings(text: str) -> list[tuple[int, int, str, str]]:
-    """(offset, level, text, anchor) of every heading outside code fences, anchored as the toc extension
-    does (mkdocs.yml: pymdownx's slugify, lower case, a repeated anchor numbered _1, _2, ...)."""
+def headings(text: str) -> list[tuple[str, str]]:
+    """(text, anchor) of every heading outside code fences, anchored as the toc extension does
+    (mkdocs.yml: pymdownx's slugify, lower case, a repeated anchor numbered _1, _2, ...)."""
     from markdown.extensions.toc import unique
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")
-    found, ids, fence, offset = [], set(), None, 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.rstrip("\n")
-        mark = FENCE_LINE.match(stripped)
-        if fence is None and mark:
+    found, ids, fence = [], set(), None
+    for line in text.splitlines():
+        if fence is None and (mark := FENCE_LINE.match(line)):
             fence = mark.group(1)[0] * 3
-        elif fence is not None and stripped.strip().startswith(fence):
+        elif fence is not None and line.strip().startswith(fence):
             fence = None
-        elif fence is None and (m := HEADING.match(stripped)):
-            plain = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", m.group(2))
-            plain = re.sub(r"[*_`]", "", plain)
+        elif fence is None and (m := HEADING.match(line)):
+            plain = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|[*_`]", "", m.group(1))    # macros and emphasis out
             anchor = m.group("id") or unique(slug(htmllib.unescape(plain), "-"), ids)
             if m.group("id"):
                 ids.add(anchor)
-            found.append((offset, len(m.group(1)), m.group(2), anchor))
-        offset += len(line)
+            found.append((m.group(1), anchor))
     return found
 
 
 def anchor_before(lang: str, page: str, offset: int) -> str:
     """"page#anchor" of the last heading above ``offset`` in a page, which must be a plain heading."""
-    above = [h for h in headings(source(lang, page)) if h[0] < offset]
+    above = headings(source(lang, page)[:offset])
     if not above:
         raise PluginError(f"course: nothing in docs/{lang}/{page} heads the place a link points at")
-    _, _, text, anchor = above[-1]
+    text, anchor = above[-1]
     if "{{" in text or "{%" in text:
         raise PluginError(f"course: the heading {text!r} of docs/{lang}/{page} holds a macro, so its anchor "
                           "cannot be known before the page is built; link a plain heading")
@@ -287,19 +283,12 @@ def measure(markdown: str) -> Load:
     text = PRINT_ONLY.sub("", markdown)
     load.questions = len(QUESTION.findall(text))
     text = CHECKED_ANSWER.sub("", FOLD.sub("", text))
-
-    def code(match):
-        load.code_lines += len(match.group(3).rstrip("\n").splitlines())
-        return ""
-
-    text = FENCED.sub(code, text)
-    for kind in WIDGET.findall(text):
-        if kind == "exercise":
-            load.exercises += 1
-        elif kind == "question":                 # a checked question (bookbuild/questions.py)
-            load.questions += 1
-        elif kind != "exercise-progress":
-            load.widgets += 1
+    load.code_lines = sum(len(m.group(3).rstrip("\n").splitlines()) for m in FENCED.finditer(text))
+    text = FENCED.sub("", text)
+    kinds = WIDGET.findall(text)
+    load.exercises = kinds.count("exercise")
+    load.questions += kinds.count("question")                # the checked questions (bookbuild/questions.py)
+    load.widgets = sum(kind not in ("exercise", "question", "exercise-progress") for kind in kinds)
     load.figures = len(IMAGE.findall(text))
     text = IMAGE.sub("", text)
     load.formulas = len(DISPLAY_MATH.findall(text))
@@ -331,11 +320,8 @@ def rounded(value: float) -> int:
 
 def duration(total: int, lang: str) -> str:
     """85 -> "1 h 25 min" / "1 小时 25 分钟"."""
-    lab = LABELS[lang]
     h, m = divmod(int(total), 60)
-    if not h:
-        return lab["minutes"].format(m=m)
-    return lab["hours"].format(h=h) if not m else lab["hm"].format(h=h, m=m)
+    return LABELS[lang]["hm" if h and m else "hours" if h else "minutes"].format(h=h, m=m)
 
 
 # A page that shows a time (a chapter's index, the teacher's page, a deck) is rendered before the pages

@@ -15,17 +15,15 @@ import html
 import math
 import re
 import runpy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
 from .bookcache import load_yaml
+from .course import DOCS, LANGS, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "questions"
-DOCS = ROOT / "docs"
-LANGS = ("zh", "en")
 EMBED = re.compile(r"""\{\{\s*question\(\s*["'](?P<id>[a-z0-9-]+)["']\s*(?:,\s*(?:n\s*=\s*)?\d+\s*)?\)\s*\}\}""")
 LETTERS = "ABCDEFGH"
 ID = re.compile(r"^ch\d+-[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -62,7 +60,6 @@ def _texts(what: str, value) -> None:
 @dataclass(frozen=True)
 class Choice:
     """One answer to pick: its ``text`` and ``why`` it is right or wrong (Markdown, both languages)."""
-
     text: dict
     why: dict
     right: bool = False
@@ -75,7 +72,6 @@ class Choice:
 @dataclass(frozen=True)
 class Mistake:
     """A wrong number readers give (in the units they type) and why it is wrong."""
-
     value: float
     why: dict
 
@@ -93,7 +89,6 @@ class Question:
     then the share, 0.946 for 94.6%); ``explain`` says how it is found and ``mistakes`` the usual
     wrong numbers. ``title`` names it in the chapter's list; ``prompt`` is the question (Markdown).
     """
-
     id: str
     title: dict
     prompt: dict
@@ -102,7 +97,7 @@ class Question:
     decimals: int = 0
     percent: bool = False
     explain: dict | None = None
-    mistakes: tuple = field(default=())
+    mistakes: tuple = ()
 
     def __post_init__(self):
         if not ID.match(self.id):

@@ -21,7 +21,6 @@ from .bookcache import load_yaml
 from . import course
 
 DECK = re.compile(r"^ch(\d+)/slides\.md$")
-TEMPLATE = "slides.html"
 
 LABELS = load_yaml(course.DOCS / "labels.yml")["slides"]
 
@@ -45,18 +44,17 @@ def figure_markdown(env, lang: str, fig_id: str, chapter: str) -> str:
         if page.endswith(".py") or f"figures/{fig_id}.svg" not in course.source(lang, page):
             continue
         text = course.rendered(env, lang, page)
-        for match in IMAGE_LINE.finditer(text):
-            if match["id"] != fig_id:
-                continue
-            lines = [f"![{match['alt']}](../figures/{fig_id}.svg)"]
-            rest = text[match.end():].lstrip("\n").splitlines()
-            indent = match["indent"]
-            if rest and rest[0].strip() == "/// caption":
-                for line in rest:
-                    lines.append(line[len(indent):] if line.startswith(indent) else line.strip())
-                    if len(lines) > 2 and line.strip() == "///":
-                        break
-            return "\n".join(lines) + "\n"
+        match = next((m for m in IMAGE_LINE.finditer(text) if m["id"] == fig_id), None)
+        if match is None:
+            continue
+        lines = [f"![{match['alt']}](../figures/{fig_id}.svg)"]
+        rest, indent = text[match.end():].lstrip("\n").splitlines(), match["indent"]
+        if rest and rest[0].strip() == "/// caption":
+            for line in rest:
+                lines.append(line[len(indent):] if line.startswith(indent) else line.strip())
+                if len(lines) > 2 and line.strip() == "///":
+                    break
+        return "\n".join(lines) + "\n"
     raise PluginError(f"slides: no page of the {lang} book shows the figure {fig_id!r} "
                       "(a deck shows the book's figures, with the alt text and caption of the page that has them)")
 
@@ -91,7 +89,7 @@ def on_page_markdown(markdown, page, config, files):
     if DECK.match(page.file.src_uri):
         if page.parent is not None:
             raise PluginError(f"slides: {page.file.src_uri} is in the nav; decks stay out of it (mkdocs.yml: not_in_nav)")
-        page.meta["template"] = TEMPLATE
+        page.meta["template"] = "slides.html"
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         page.meta["deck"] = {"chapter": chapter_of(page.file.src_uri), "labels": LABELS[config.theme["language"]],
                              "book": config.site_name, "index": "../"}
