@@ -442,14 +442,8 @@ def time_table(lang: str, from_page: str) -> str:
 
 def pace_list(lang: str) -> str:
     """The assumptions of the time estimate, as a list (the numbers are docs/course.yml's)."""
-    p, text = pace(), LABELS[lang]["pace"]
-    fmt = lambda x: f"{x:g}"   # noqa: E731
-    each = {k: fmt(v) for k, v in p["minutes"].items()}
-    lines = [text["words"].format(n=fmt(p["han_per_minute"]), w=fmt(p["words_per_minute"])),
-             text["code"].format(n=fmt(p["code_lines_per_minute"])),
-             text["each"].format(**each), text["practice"].format(**each),
-             text["round"].format(n=fmt(p["round_to"]))]
-    return "\n".join(f"- {line}" for line in lines) + "\n"
+    values = {k: f"{v:g}" for k, v in {**pace(), **pace()["minutes"]}.items() if k != "minutes"}
+    return "".join(f"- {line.format(**values)}\n" for line in LABELS[lang]["pace"].values())
 
 
 def page_macros(env, macros: dict) -> None:

@@ -39,7 +39,7 @@ def _page_macros() -> dict:
     from . import macros
 
     found = {}
-    macros.define_env(SimpleNamespace(variables={}, macro=lambda f, name="": found.update({name or f.__name__: f}) or f))
+    macros.define_env(SimpleNamespace(variables={}, macro=lambda f, name="": found.setdefault(name or f.__name__, f)))
     return found
 
 
@@ -232,23 +232,20 @@ def question_markdown(question_id: str, lang: str, graded: bool = False, n: int 
         items = "\n".join(f"{i + 1}. {_indented(c.text[lang], 3)}" for i, c in enumerate(q.choices))
         parts.append(f'<div class="q-choices" markdown>\n\n{items}\n\n</div>\n')
         write = labels["circle"].format(letters="\u2003".join(LETTERS[: len(q.choices)]))
-    else:
-        write = labels["write"] + "\u2003" + "_" * 16
-    parts.append(f'<div class="attn-widget screen-only" data-widget="question" data-question="{question_id}"></div>\n')
-    parts.append(f'<div class="print-only q-write" markdown>\n\n{html.escape(write, quote=False)}\n\n</div>\n')
-    if q.choices:
-        answer = labels["answerIs"].format(answer=LETTERS[q.right_index()])
         whys = "\n".join(f"{i + 1}. {_indented(c.why[lang], 3)}" for i, c in enumerate(q.choices))
+        answer = labels["answerIs"].format(answer=LETTERS[q.right_index()])
         body = f"{answer}\n\n<div class=\"q-whys\" markdown>\n\n{whys}\n\n</div>\n"
     else:
-        answer = labels["answerIs"].format(answer=q.shown())
-        body = f"{answer}\n\n{q.explain[lang].strip()}\n"
+        write = labels["write"] + "\u2003" + "_" * 16
+        body = labels["answerIs"].format(answer=q.shown()) + f"\n\n{q.explain[lang].strip()}\n"
         if q.mistakes:
-            colon = "：" if lang == "zh" else ": "
-            mistakes = "\n".join(f"- **{q.shown(m.value)}**{colon}{_indented(m.why[lang], 2)}" for m in q.mistakes)
+            mistakes = "\n".join(labels["mistake"].format(value=q.shown(m.value), why=_indented(m.why[lang], 2))
+                                 for m in q.mistakes)
             body += f"\n<div class=\"q-mistakes\" markdown>\n\n{labels['mistakes']}\n\n{mistakes}\n\n</div>\n"
-    parts.append(f'<details class="success q-answer" markdown>\n<summary>{labels["answer"]}</summary>\n\n{body}\n</details>\n')
-    parts.append("</div>\n")
+    parts += [f'<div class="attn-widget screen-only" data-widget="question" data-question="{question_id}"></div>\n',
+              f'<div class="print-only q-write" markdown>\n\n{html.escape(write, quote=False)}\n\n</div>\n',
+              f'<details class="success q-answer" markdown>\n<summary>{labels["answer"]}</summary>\n\n{body}\n</details>\n',
+              "</div>\n"]
     return "\n".join(parts)
 
 
