@@ -348,15 +348,13 @@ def rendered(env, lang: str, page: str) -> str:
     """A page's Markdown after its macros ran: as this build rendered it, or, for a page it has not
     rendered yet, rendered now through ``env`` (a deck's mkdocs-macros environment), once per build."""
     k = (lang, page)
-    if k in _MARKDOWN:
-        return _MARKDOWN[k]
-    if k not in _STANDALONE:
+    if k not in _MARKDOWN and k not in _STANDALONE:
         try:
             text = OWN_MACROS.sub("", source(lang, page))     # the box would be counted on the deck
             _STANDALONE[k] = env.env.from_string(text).render(**env.variables)
         except Exception as error:  # noqa: BLE001  (a page whose macros fail is reported by its own build too)
             raise PluginError(f"course: rendering docs/{lang}/{page} failed: {type(error).__name__}: {error}") from None
-    return _STANDALONE[k]
+    return _MARKDOWN[k] if k in _MARKDOWN else _STANDALONE[k]
 
 
 def later(text) -> str:

@@ -17,6 +17,7 @@ import re
 import runpy
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 from mkdocs.exceptions import PluginError
 
@@ -34,8 +35,6 @@ LABELS = load_yaml(DOCS / "labels.yml")["questions"]
 @functools.lru_cache(maxsize=1)
 def _page_macros() -> dict:
     """The macros bookbuild/macros.py's define_env registers, collected with a stand-in environment."""
-    from types import SimpleNamespace
-
     from . import macros
 
     found = {}
