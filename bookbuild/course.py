@@ -16,11 +16,14 @@ import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from markdown.extensions.toc import unique
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
+from pymdownx.slugs import slugify
 
 from .bookcache import load_yaml, text_of
+from .listings import expand
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -164,9 +167,6 @@ QUESTION = re.compile(r'^[ \t]*\?\?\?\+?[ \t]+question\b', re.M)
 def headings(text: str) -> list[tuple[str, str]]:
     """(text, anchor) of every heading outside code fences, anchored as the toc extension does
     (mkdocs.yml: pymdownx's slugify, lower case, a repeated anchor numbered _1, _2, ...)."""
-    from markdown.extensions.toc import unique
-    from pymdownx.slugs import slugify
-
     slug = slugify(case="lower")
     found, ids, fence = [], set(), None
     for line in text.splitlines():
@@ -370,8 +370,6 @@ def fill(html: str) -> str:
 
 def page_load(lang: str, page: str) -> Load:
     """What a page of this build asks of a reader (counted on its rendered Markdown, once)."""
-    from .listings import expand
-
     k = (lang, page)
     if k not in _LOADS:
         if page.endswith(".py"):                      # a lab notebook: counted as one lab

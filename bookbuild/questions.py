@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 from mkdocs.exceptions import PluginError
 
-from .bookcache import load_yaml
+from .bookcache import ATTNKIT, digest_for, load_yaml, sources
 from .course import DOCS, LANGS, ROOT
 
 QUESTIONS = ROOT / "questions"
@@ -196,8 +196,6 @@ def embedded_in(lang: str) -> dict:
 def inputs(lang: str) -> list:
     """What the questions' data depends on, for the caches' keys: the question files, this file and the
     formatters (bookbuild/macros.py), the pages that embed them, and the attnkit they run (with attnkit/text.py)."""
-    from .bookcache import ATTNKIT, digest_for, sources
-
     files = sorted(QUESTIONS.glob("ch*.py"))
     return [sources(files + [Path(__file__), Path(__file__).with_name("macros.py")]),
             sorted(embedded_in(lang).items()),

@@ -138,13 +138,10 @@ def listing_layout(code: str, output: str) -> tuple[str, float]:
     >>> listing_layout("\\n".join(["y" * 90] * 10), "z" * 60)
     ('stacked', 16.0)
     """
-    def lines(text):
-        return text.rstrip("\n").split("\n")
-
     def columns(line):            # a Chinese character takes two columns of a monospace font
         return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
-    code_lines, out_lines = lines(code), lines(output)
+    code_lines, out_lines = (text.rstrip("\n").split("\n") for text in (code, output))
     wide = max(map(columns, code_lines)) + max(map(columns, out_lines)) + 6        # the gap and the padding
     side = wide * MONO[0] * 15 <= LISTING_ROOM[0]
     cols = wide if side else max(map(columns, code_lines + out_lines)) + 3
