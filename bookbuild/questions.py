@@ -1,26 +1,11 @@
 """The checked questions: a question with one right answer (a choice, or a number), checked in the page.
 
-Each chapter's questions are one file, ``questions/chN.py``, holding ``QUESTIONS``, a list of
-:class:`Question`: the prompt, the choices (each with why it is right or wrong) or the number,
-in both languages, written natively in each; every number in them is computed by attnkit while
-the book is built, in f-strings with the pages' own formatters (``num``, ``pct``, ``vec``,
-``zhnum``, ``sci`` below are the macros of bookbuild/macros.py, so a number reads the same in a
-question as in the prose), never typed. A page embeds one with ``{{ question("ch3-softmax-shift") }}``, which writes
-
-* the question as the page's own Markdown (so its formulas are KaTeX like the prose): the prompt,
-  the choices as a list (A, B, C ...), a line to answer on in print, and the answer in a fold:
-  which choice is right and why each one is right or wrong, or the number and how it is found
-  (and why the usual wrong numbers are wrong). The fold prints open, like the other answers;
-* in it, the widget ``<div data-widget="question">`` (overrides/assets/widgets/question.js): the
-  choices as radio buttons, or a box for the number, and a Check button. The reader's answer is
-  checked in the page against this module's data (in ``exercises.json``, beside the exercises:
-  :func:`questions_data`), the verdict shown with the reason for that very answer, and the fold
-  opens to a reader who has tried once. The answer is remembered in localStorage
-  (``attn-question:<id>``) and counted on the chapter's index with its exercises
-  (``{{ exercise_progress("chN") }}``).
-
-Every question has the anchor ``#question-<id>`` (a teacher can paste ``…/ch3/softmax/#question-ch3-softmax-shift``
-into a syllabus), as every exercise has ``#exercise-<id>``.
+``questions/chN.py`` holds ``QUESTIONS``, a list of :class:`Question` written natively in both languages;
+their numbers are computed by attnkit in f-strings with the pages' own formatters (``num`` ... ``sci``
+below), never typed. ``{{ question("ch3-softmax-shift") }}`` (bookbuild/exercise_pages.py) writes
+:func:`question_markdown`: the prompt, the choices, a line to answer on in print, the answer in a fold,
+and the widget (overrides/assets/widgets/question.js) that checks an answer in the page against
+:func:`questions_data` and remembers it. Every question has the anchor ``#question-<id>``.
 """
 
 from __future__ import annotations
@@ -30,17 +15,16 @@ import html
 import math
 import re
 import runpy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 from mkdocs.exceptions import PluginError
 
-from .bookcache import load_yaml
+from .bookcache import ATTNKIT, digest_for, load_yaml, sources
+from .course import DOCS, LANGS, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "questions"
-DOCS = ROOT / "docs"
-LANGS = ("zh", "en")
 EMBED = re.compile(r"""\{\{\s*question\(\s*["'](?P<id>[a-z0-9-]+)["']\s*(?:,\s*(?:n\s*=\s*)?\d+\s*)?\)\s*\}\}""")
 LETTERS = "ABCDEFGH"
 ID = re.compile(r"^ch\d+-[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -50,28 +34,16 @@ LABELS = load_yaml(DOCS / "labels.yml")["questions"]
 
 @functools.lru_cache(maxsize=1)
 def _page_macros() -> dict:
-    """The macros the pages use, as bookbuild/macros.py's define_env registers them (into just
-    enough of a mkdocs-macros environment to collect them)."""
-    from types import SimpleNamespace
-
+    """The macros bookbuild/macros.py's define_env registers, collected with a stand-in environment."""
     from . import macros
 
-    env = SimpleNamespace(variables={}, macros={})
-
-    def macro(function, name=""):
-        env.macros[name or function.__name__] = function
-        return function
-
-    env.macro = macro
-    macros.define_env(env)
-    return env.macros
+    found = {}
+    macros.define_env(SimpleNamespace(variables={}, macro=lambda f, name="": found.setdefault(name or f.__name__, f)))
+    return found
 
 
 def _formatter(name: str):
-    def formatter(*args, **kwargs):
-        return _page_macros()[name](*args, **kwargs)
-    formatter.__name__ = formatter.__qualname__ = name
-    return formatter
+    return lambda *args, **kwargs: _page_macros()[name](*args, **kwargs)
 
 
 # The pages' formatters: num(0.94649, 3) -> 0.946, pct(0.94649) -> 94.6%, vec([0.5, 0.25]) -> [0.500, 0.250],
@@ -87,7 +59,6 @@ def _texts(what: str, value) -> None:
 @dataclass(frozen=True)
 class Choice:
     """One answer to pick: its ``text`` and ``why`` it is right or wrong (Markdown, both languages)."""
-
     text: dict
     why: dict
     right: bool = False
@@ -100,7 +71,6 @@ class Choice:
 @dataclass(frozen=True)
 class Mistake:
     """A wrong number readers give (in the units they type) and why it is wrong."""
-
     value: float
     why: dict
 
@@ -118,7 +88,6 @@ class Question:
     then the share, 0.946 for 94.6%); ``explain`` says how it is found and ``mistakes`` the usual
     wrong numbers. ``title`` names it in the chapter's list; ``prompt`` is the question (Markdown).
     """
-
     id: str
     title: dict
     prompt: dict
@@ -127,7 +96,7 @@ class Question:
     decimals: int = 0
     percent: bool = False
     explain: dict | None = None
-    mistakes: tuple = field(default=())
+    mistakes: tuple = ()
 
     def __post_init__(self):
         if not ID.match(self.id):
@@ -225,12 +194,8 @@ def embedded_in(lang: str) -> dict:
 
 
 def inputs(lang: str) -> list:
-    """What the questions' data depends on, for the caches' keys (the exercises' widget data holds
-    it): the question files, this file and the pages' formatters (bookbuild/macros.py), which page
-    embeds each question, and the part of attnkit the question files can run
-    (``bookcache.digest_for``, as for the exercise files; the formatters run attnkit/text.py)."""
-    from .bookcache import ATTNKIT, digest_for, sources
-
+    """What the questions' data depends on, for the caches' keys: the question files, this file and the
+    formatters (bookbuild/macros.py), the pages that embed them, and the attnkit they run (with attnkit/text.py)."""
     files = sorted(QUESTIONS.glob("ch*.py"))
     return [sources(files + [Path(__file__), Path(__file__).with_name("macros.py")]),
             sorted(embedded_in(lang).items()),
@@ -264,34 +229,30 @@ def question_markdown(question_id: str, lang: str, graded: bool = False, n: int 
         items = "\n".join(f"{i + 1}. {_indented(c.text[lang], 3)}" for i, c in enumerate(q.choices))
         parts.append(f'<div class="q-choices" markdown>\n\n{items}\n\n</div>\n')
         write = labels["circle"].format(letters="\u2003".join(LETTERS[: len(q.choices)]))
-    else:
-        write = labels["write"] + "\u2003" + "_" * 16
-    parts.append(f'<div class="attn-widget screen-only" data-widget="question" data-question="{question_id}"></div>\n')
-    parts.append(f'<div class="print-only q-write" markdown>\n\n{html.escape(write, quote=False)}\n\n</div>\n')
-    if q.choices:
-        answer = labels["answerIs"].format(answer=LETTERS[q.right_index()])
         whys = "\n".join(f"{i + 1}. {_indented(c.why[lang], 3)}" for i, c in enumerate(q.choices))
+        answer = labels["answerIs"].format(answer=LETTERS[q.right_index()])
         body = f"{answer}\n\n<div class=\"q-whys\" markdown>\n\n{whys}\n\n</div>\n"
     else:
-        answer = labels["answerIs"].format(answer=q.shown())
-        body = f"{answer}\n\n{q.explain[lang].strip()}\n"
+        write = labels["write"] + "\u2003" + "_" * 16
+        body = labels["answerIs"].format(answer=q.shown()) + f"\n\n{q.explain[lang].strip()}\n"
         if q.mistakes:
-            colon = "：" if lang == "zh" else ": "
-            mistakes = "\n".join(f"- **{q.shown(m.value)}**{colon}{_indented(m.why[lang], 2)}" for m in q.mistakes)
+            mistakes = "\n".join(labels["mistake"].format(value=q.shown(m.value), why=_indented(m.why[lang], 2))
+                                 for m in q.mistakes)
             body += f"\n<div class=\"q-mistakes\" markdown>\n\n{labels['mistakes']}\n\n{mistakes}\n\n</div>\n"
-    parts.append(f'<details class="success q-answer" markdown>\n<summary>{labels["answer"]}</summary>\n\n{body}\n</details>\n')
-    parts.append("</div>\n")
+    parts += [f'<div class="attn-widget screen-only" data-widget="question" data-question="{question_id}"></div>\n',
+              f'<div class="print-only q-write" markdown>\n\n{html.escape(write, quote=False)}\n\n</div>\n',
+              f'<details class="success q-answer" markdown>\n<summary>{labels["answer"]}</summary>\n\n{body}\n</details>\n',
+              "</div>\n"]
     return "\n".join(parts)
 
 
-def questions_data(lang: str, pages: dict | None = None, url=None) -> dict:
-    """What the question widget needs, for every question embedded in ``lang``'s book, in the order
-    of the question files: its chapter, page, title and how an answer is checked."""
-    pages = embedded_in(lang) if pages is None else pages
+def questions_data(lang: str, url) -> dict:
+    """What the question widget needs, for every question, in the order of the question files: its
+    chapter, title, ``url(page that embeds it, or None)``, anchor and how an answer is checked."""
+    pages = embedded_in(lang)
     data = {}
     for question_id, (_, q) in load_all().items():
-        item = {"chapter": q.chapter, "title": q.title[lang], "url": url(pages.get(question_id)) if url else pages.get(question_id),
-                "anchor": anchor(question_id)}
+        item = {"chapter": q.chapter, "title": q.title[lang], "url": url(pages.get(question_id)), "anchor": anchor(question_id)}
         if q.choices:
             item.update(kind="choice", choices=len(q.choices), right=q.right_index())
         else:

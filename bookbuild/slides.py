@@ -1,29 +1,12 @@
 """Slides for every chapter, built from the book's own sources by the book's own pipeline.
 
-A chapter's deck is a page, ``docs/<lang>/chN/slides.md``, written in the book's Markdown: its
-macros (every number computed by attnkit), its figures (the same SVGs), its listings (run at
-build time, in the page's language), KaTeX, the glossary. A line ``---`` between blank lines
-starts a new slide; every slide has a heading and speaker notes in
-``<aside class="notes" markdown>``. This hook
-
-* gives each deck its own template, ``overrides/slides.html``, which lays the slides out for
-  reveal.js (vendored from node_modules by bookbuild/vendor.py, no CDN), keeps it out of the
-  search index, and checks that it is not in the nav (mkdocs.yml lists the decks in
-  ``not_in_nav``; the print page combines only the nav's pages);
-* cuts the page's HTML at each ``<hr />`` into ``<section>`` elements and checks every slide: one
-  heading, speaker notes, nothing that only works in a book page (a widget, a print-only block);
-  a deck that breaks a rule stops the build with the slide's number;
-* takes off what belongs to a book page, the headings' permalinks; a listing's code and its output
-  sit side by side (its "run / download" links show only where the slides are a plain page, on a phone). A figure stays a link that opens it
-  at full size (bookbuild/a11y.py, assets/figure-zoom.js): on a phone the slides are a plain page.
-
-Macros for decks (registered by bookbuild/macros.py): ``figure("ch3-softmax-amplify")`` (the figure
-with the alt text and caption of the page that shows it, computed as there), ``deck_title()``,
-``deck_objectives()``, ``deck_practice()`` and ``deck_time()``.
-
-overrides/assets/slides/slides.js runs the deck (reveal.js), the presenter view (``?presenter``:
-the current and next slide, the notes, a timer; it follows the deck and drives it through a
-BroadcastChannel) and printing (reveal's ``?print-pdf``). tests/test_slides.py checks the decks.
+A deck, ``docs/<lang>/chN/slides.md``, is a page of the book's Markdown (macros, figures, listings,
+KaTeX); a line ``---`` between blank lines starts a slide, which has one heading and speaker notes
+(``<aside class="notes" markdown>``). This hook gives a deck its template, overrides/slides.html (for
+reveal.js, vendored by bookbuild/vendor.py), keeps it out of the nav and the search, cuts its HTML into
+``<section>`` slides, checks each (a broken rule stops the build with the slide's number) and takes off
+what belongs to a book page. overrides/assets/slides/slides.js runs the deck, the presenter view
+(``?presenter``) and printing. Checks: tests/test_slides.py.
 """
 
 from __future__ import annotations
@@ -38,13 +21,8 @@ from .bookcache import load_yaml
 from . import course
 
 DECK = re.compile(r"^ch(\d+)/slides\.md$")
-TEMPLATE = "slides.html"
 
 LABELS = load_yaml(course.DOCS / "labels.yml")["slides"]
-
-
-def is_deck(page) -> bool:
-    return bool(DECK.match(page.file.src_uri))
 
 
 def chapter_of(src_uri: str) -> str:
@@ -53,10 +31,6 @@ def chapter_of(src_uri: str) -> str:
         raise PluginError(f"slides: {src_uri} is not a deck (decks are chN/slides.md)")
     return f"ch{found.group(1)}"
 
-
-# --------------------------------------------------------------------------
-# macros
-# --------------------------------------------------------------------------
 
 IMAGE_LINE = re.compile(r"^(?P<indent>[ \t]*)!\[(?P<alt>[^\n]*)\]\((?P<path>[^)\s]*figures/(?P<id>[a-z0-9-]+)\.svg)\)[ \t]*$", re.M)
 
@@ -70,92 +44,54 @@ def figure_markdown(env, lang: str, fig_id: str, chapter: str) -> str:
         if page.endswith(".py") or f"figures/{fig_id}.svg" not in course.source(lang, page):
             continue
         text = course.rendered(env, lang, page)
-        for match in IMAGE_LINE.finditer(text):
-            if match["id"] != fig_id:
-                continue
-            lines = [f"![{match['alt']}](../figures/{fig_id}.svg)"]
-            rest = text[match.end():].lstrip("\n").splitlines()
-            indent = match["indent"]
-            if rest and rest[0].strip() == "/// caption":
-                for line in rest:
-                    lines.append(line[len(indent):] if line.startswith(indent) else line.strip())
-                    if len(lines) > 2 and line.strip() == "///":
-                        break
-            return "\n".join(lines) + "\n"
+        match = next((m for m in IMAGE_LINE.finditer(text) if m["id"] == fig_id), None)
+        if match is None:
+            continue
+        lines = [f"![{match['alt']}](../figures/{fig_id}.svg)"]
+        rest, indent = text[match.end():].lstrip("\n").splitlines(), match["indent"]
+        if rest and rest[0].strip() == "/// caption":
+            for line in rest:
+                lines.append(line[len(indent):] if line.startswith(indent) else line.strip())
+                if len(lines) > 2 and line.strip() == "///":
+                    break
+        return "\n".join(lines) + "\n"
     raise PluginError(f"slides: no page of the {lang} book shows the figure {fig_id!r} "
                       "(a deck shows the book's figures, with the alt text and caption of the page that has them)")
 
 
-def objectives_markdown(lang: str, chapter: str) -> str:
-    return "\n".join(f"{n}. {item[lang].rstrip()}" for n, item in enumerate(course.objectives(chapter), 1)) + "\n"
-
-
-def practice_markdown(lang: str, chapter: str, from_page: str) -> str:
+def practice_markdown(lang: str, from_page: str, chapter: str) -> str:
     """The chapter's coding exercises and the questions that check its objectives, as links."""
     from .exercise_pages import load_all, reading_order
 
     lab = LABELS[lang]
-    exercises = [i for i in reading_order(lang) if load_all()[i][0].split("/")[1] == chapter]
-    questions = [o["check"] for o in course.objectives(chapter) if "question" in o["check"]]
-    sep = "：" if lang == "zh" else ": "
-    parts = []
-    if exercises:
-        links = [course.exercise_ref(lang, exercise_id, from_page)[0] for exercise_id in exercises]
-        parts.append(f"- **{lab['practice_exercises']}**{sep}" + ("、" if lang == "zh" else "; ").join(links))
-    if questions:
-        links = [course.check_link(lang, q, from_page) for q in questions]
-        parts.append(f"- **{lab['practice_questions']}**{sep}" + ("、" if lang == "zh" else "; ").join(links))
-    return "\n".join(parts) + "\n"
+    exercises = [course.exercise_ref(lang, from_page, i)["link"] for i in reading_order(lang)
+                 if load_all()[i][0].split("/")[1] == chapter]
+    questions = [course.check_link(lang, from_page, o["check"]) for o in course.objectives(chapter) if "question" in o["check"]]
+    lines = [lab[key].format(links=lab["and"].join(links))
+             for key, links in (("practice_exercises", exercises), ("practice_questions", questions)) if links]
+    return "\n".join(lines) + "\n"
 
 
 def register_macros(env) -> None:
-    """``figure(id)``, ``deck_objectives()``, ``deck_practice()``, ``deck_time()`` for the decks."""
-
-    def here():
-        return env.conf["theme"]["language"], env.page.file.src_uri
-
-    @env.macro
-    def figure(fig_id: str) -> str:
-        """A figure of the book with its alt text and caption, as the page that shows it has them."""
-        lang, page = here()
-        return figure_markdown(env, lang, fig_id, chapter_of(page))
-
-    @env.macro
-    def deck_title() -> str:
-        """The chapter's title, as its index page's H1 has it ("Chapter 3 · Q, K, V and the four steps")."""
-        lang, page = here()
-        return course.title(lang, chapter_of(page) + "/index.md")
-
-    @env.macro
-    def deck_objectives() -> str:
-        lang, page = here()
-        return objectives_markdown(lang, chapter_of(page))
-
-    @env.macro
-    def deck_practice() -> str:
-        lang, page = here()
-        return practice_markdown(lang, chapter_of(page), page)
-
-    @env.macro
-    def deck_time() -> str:
-        lang, page = here()
-        return LABELS[lang]["time"].format(t=course.about_time(lang, chapter_of(page)))
-
-
-# --------------------------------------------------------------------------
-# the hook
-# --------------------------------------------------------------------------
+    """The decks' macros: ``figure(id)`` (with the alt text and caption of the page that shows it),
+    ``deck_title()``, ``deck_objectives()``, ``deck_practice()``, ``deck_time()``."""
+    course.page_macros(env, {
+        "figure": lambda lang, page, fig_id: figure_markdown(env, lang, fig_id, chapter_of(page)),
+        "deck_title": lambda lang, page: course.title(lang, chapter_of(page) + "/index.md"),
+        "deck_objectives": lambda lang, page: "".join(f"{n}. {item[lang].rstrip()}\n" for n, item
+                                                      in enumerate(course.objectives(chapter_of(page)), 1)),
+        "deck_practice": lambda lang, page: practice_markdown(lang, page, chapter_of(page)),
+        "deck_time": lambda lang, page: LABELS[lang]["time"].format(t=course.about_time(lang, chapter_of(page))),
+    })
 
 
 def on_page_markdown(markdown, page, config, files):
-    if is_deck(page):
+    if DECK.match(page.file.src_uri):
         if page.parent is not None:
             raise PluginError(f"slides: {page.file.src_uri} is in the nav; decks stay out of it (mkdocs.yml: not_in_nav)")
-        page.meta["template"] = TEMPLATE
+        page.meta["template"] = "slides.html"
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-        lang = config.theme["language"]
-        chapter = chapter_of(page.file.src_uri)
-        page.meta["deck"] = {"chapter": chapter, "labels": LABELS[lang],
+        page.meta["deck"] = {"chapter": chapter_of(page.file.src_uri), "labels": LABELS[config.theme["language"]],
                              "book": config.site_name, "index": "../"}
     return markdown
 
@@ -202,13 +138,10 @@ def listing_layout(code: str, output: str) -> tuple[str, float]:
     >>> listing_layout("\\n".join(["y" * 90] * 10), "z" * 60)
     ('stacked', 16.0)
     """
-    def lines(text):
-        return text.rstrip("\n").split("\n")
-
     def columns(line):            # a Chinese character takes two columns of a monospace font
         return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
-    code_lines, out_lines = lines(code), lines(output)
+    code_lines, out_lines = (text.rstrip("\n").split("\n") for text in (code, output))
     wide = max(map(columns, code_lines)) + max(map(columns, out_lines)) + 6        # the gap and the padding
     side = wide * MONO[0] * 15 <= LISTING_ROOM[0]
     cols = wide if side else max(map(columns, code_lines + out_lines)) + 3
@@ -217,17 +150,13 @@ def listing_layout(code: str, output: str) -> tuple[str, float]:
     return ("side" if side else "stacked"), round(size, 1)
 
 
-def _text(block: str) -> str:
-    return htmllib.unescape(TAG.sub("", block))
-
-
 def lay_out_listing(match) -> str:
-    layout, size = listing_layout(_text(match[1]), _text(match[2]))
+    layout, size = listing_layout(*(htmllib.unescape(TAG.sub("", block)) for block in match.groups()))
     return f'<div class="slide-listing slide-listing--{layout}" style="font-size: {size}px">{match[1]}{match[2]}</div>'
 
 
 def on_page_content(html, page, config, files):
-    if not is_deck(page):
+    if not DECK.match(page.file.src_uri):
         return html
     html = HEADERLINK.sub("", html)
     html = CODE_LINE_ANCHOR.sub("", html)
