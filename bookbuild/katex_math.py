@@ -137,6 +137,10 @@ KATEX_SPAN = re.compile(r'<span class="katex-html"')
 SPAN_TAG = re.compile(r"<(/?)span\b")
 TAG = re.compile(r"<[^>]*>")
 EQUATION_NUMBERS = "()0123456789"   # katex.min.css: content:"(" counter(katexEqnNo) ")"
+FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
+FONT_FAMILY = re.compile(r"font-family:\s*['\"]?([\w-]+)")
+FONT_URL = re.compile(r"url\(\s*['\"]?(?:\./)?fonts/([\w-]+\.woff2)")
+KATEX_FAMILY = re.compile(r"\bKaTeX_\w+")
 
 
 def formulas(page_html: str) -> list[str]:
@@ -156,12 +160,6 @@ def formulas(page_html: str) -> list[str]:
         found.append(page_html[start.start():end])
         pos = end
     return found
-
-
-FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
-FONT_FAMILY = re.compile(r"font-family:\s*['\"]?([\w-]+)")
-FONT_URL = re.compile(r"url\(\s*['\"]?(?:\./)?fonts/([\w-]+\.woff2)")
-KATEX_FAMILY = re.compile(r"\bKaTeX_\w+")
 
 
 def unused_faces(css: str) -> tuple[str, list[str]]:

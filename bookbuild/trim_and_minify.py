@@ -36,6 +36,12 @@ ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))
 WORD = re.compile(r"-?[_a-zA-Z][\w-]*")
 TEMPLATE_PREFIX = re.compile(r"([_a-zA-Z][\w-]*-)\$\{")
 CUSTOM_PROPERTY = re.compile(r"--[\w-]+")   # a custom property, named anywhere (var(), getPropertyValue, style="")
+# Elements whose whitespace shows (Material styles code, kbd pre-wrap), and scripts csp.py hashes
+KEEP_WHITESPACE = re.compile(r"<(pre|code|kbd|textarea|script|style)\b.*?</\1>", re.S | re.I)
+INDENT = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")    # a line break, the indentation and the blank lines after it
+CSS_NAME = re.compile(r"[\w-]+")
+CSS_ATTRIBUTE = re.compile(r"""\[\s*[\w-]+\s*([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]+))\s*(?:[is]\s*)?\]""")
+PALETTE_VALUE = re.compile(r"\[data-md-color-(?:primary|accent)=([\w-]+)\]")
 
 
 def _remove_indented(pattern: re.Pattern, text: str) -> str:
@@ -48,11 +54,6 @@ def _remove_indented(pattern: re.Pattern, text: str) -> str:
         out.append(text[pos:start])
         pos = match.end()
     return "".join(out) + text[pos:]
-
-
-# Elements whose whitespace shows (Material styles code, kbd pre-wrap), and scripts csp.py hashes
-KEEP_WHITESPACE = re.compile(r"<(pre|code|kbd|textarea|script|style)\b.*?</\1>", re.S | re.I)
-INDENT = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")    # a line break, the indentation and the blank lines after it
 
 
 def strip_indentation(html: str) -> str:
@@ -114,10 +115,6 @@ def purge(css: str, words, prefixes=(), keep=(), variables: bool = False) -> str
                  "keep": sorted(set(keep)), "variables": variables}])[0]
 
 
-CSS_NAME = re.compile(r"[\w-]+")
-CSS_ATTRIBUTE = re.compile(r"""\[\s*[\w-]+\s*([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]+))\s*(?:[is]\s*)?\]""")
-
-
 def can_match(css: str, words) -> list[str]:
     """The ``words`` that can keep a rule of ``css`` (a selector's name, or an attribute value as its
     operator matches), sorted: the purge's cache key leaves the others out (a listing edit renumbers
@@ -175,9 +172,6 @@ def _renamed(path: Path, text: str) -> tuple[str, str]:
     if name != path.name:
         path.unlink()   # its source map never reached the site (vendor.py)
     return path.name, name
-
-
-PALETTE_VALUE = re.compile(r"\[data-md-color-(?:primary|accent)=([\w-]+)\]")
 
 
 def _material_css(config) -> None:

@@ -113,8 +113,7 @@ def steps_data(lang: str) -> dict:
 
 
 def heads_data(lang: str) -> dict:
-    """Four heads on one sentence: each head's weights (n, n), and for each row the word it looks
-    at most, or -1 when the row is spread evenly (attnkit.core.spread_evenly): no target to name."""
+    """Four heads on one sentence: each head's weights (n, n) and each row's top word (-1: spread evenly)."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     focus = r.tokens.index(TOUR_SENTENCES["cat-ball-fun"].focus[lang])
     top = [[-1 if spread_evenly(row) else int(np.argmax(row)) for row in head] for head in r.weights]
@@ -177,8 +176,7 @@ ROPE_SHOWN = (0, 1)         # the pairs drawn as arrows (the fastest two)
 
 
 def rope_data(lang: str) -> dict:
-    """Chapter 10.3's example query and key at every position: the shown pairs turned, each pair's
-    share of every score, and the scores themselves (attnkit.rope)."""
+    """Chapter 10.3's query and key at every position: the shown pairs turned, their share of each score, the scores."""
     from attnkit.rope import EXAMPLE_K, EXAMPLE_Q, pair_scores, rope_frequencies, rope_pairs, rope_score_table
 
     q, k = np.array(EXAMPLE_Q), np.array(EXAMPLE_K)              # (d,) each
@@ -246,9 +244,8 @@ REPLAY_TOLERANCE = 1e-9     # a live loss this close to the build's counts as th
 
 
 def induction_replay_data(lang: str) -> dict:
-    """Chapter 11's widget: per saved step of the build's run, the held-out loss of the repeated
-    part, both scores of every head (rounded once, in attnkit) and every head's attention on one
-    new sequence (lower triangle, in percent); the code that trains live in Pyodide; labels."""
+    """Chapter 11's widget: per saved step of the build's run, the held-out loss, every head's scores and
+    attention on one new sequence (attnkit.induction.checkpoint); the code that trains live; labels."""
     from attnkit import induction
 
     memoize(("attnkit.induction.train_induction", "attnkit.induction.report"))   # shared with the figures
@@ -347,12 +344,9 @@ PARTS = ("positions", "toy", "steps", "exercises")   # served otherwise than the
 
 
 def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
-    """The file ``name`` as the site serves it, and its items' files {id: JSON} (data/widgets/<name>/<id>.json),
-    so a widget that shows one item fetches that item alone: toy.json keeps the rules, each sentence is a
-    file; steps.json lists the examples, each example and its slider grid (<id>.grid.json) are files;
-    exercises.json stays whole (chapter lists read it), beside shared.json and a file per exercise and
-    question. positions.json serves its symmetric dot products as the upper triangle (positions.js fills
-    in the rest), with the 4 decimals the widget prints.
+    """The file ``name`` as the site serves it, and its items' files {id: JSON} (data/widgets/<name>/<id>.json)
+    that a widget showing one item fetches alone; positions.json's symmetric dot products are served as the
+    upper triangle with the 4 decimals the widget prints.
 
     >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
     {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
