@@ -1,10 +1,7 @@
 """Every figure of attnkit.figures as SVG in this language, added to the site at ``figures/<id>.svg``.
 
-The SVGs are drawn by the data step (bookbuild/data.py, before MkDocs) and cached (never
-committed) in ``.cache/figures/`` under the language, the figure id, the part of attnkit the
-figure's module can run and the environment (:func:`figure_key`): editing
-``attnkit/figures/ch3.py`` redraws only the figures of ch3.py. This hook adds them to the site,
-and asks the data step first for any that is missing (a plain `mkdocs build`).
+The data step (bookbuild/data.py) draws them into ``.cache/figures/``, keyed by what each figure's module
+can run (:func:`figure_key`); this hook adds them, asking the data step first for any missing.
 """
 
 from __future__ import annotations
@@ -26,8 +23,7 @@ REGISTRY = Store("figures", ".json")
 
 
 def figure_key(fig_id: str, module: str, lang: str) -> str:
-    """The language, the figure id, the part of attnkit the figure's module can run (its imports,
-    followed: bookcache.digest_for) and the environment."""
+    """The language, the figure id, the part of attnkit its module can run (digest_for), the environment."""
     return key("figure", 2, lang, fig_id, digest_for([FIGURE_DIR / module]), environment())
 
 

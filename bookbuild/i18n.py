@@ -1,10 +1,6 @@
-"""Build glue for the two languages (each built by its own process: tools/build.py, tools/serve.py).
-
-* The English config inherits ``site_url`` from mkdocs.yml; its pages live under ``en/``.
-* Each heading's permalink has its tooltip in the book's language (not "Permanent link").
-* Chinese sources keep one sentence per line, and a browser turns each line break into a space,
-  which Chinese typesetting does not want: on Chinese pages, a line break after a CJK character
-  or punctuation mark is dropped, outside <pre> blocks.
+"""Build glue for the two languages (each built by its own process): the English ``site_url`` ends in
+``en/``; permalinks' tooltips speak the book's language; on Chinese pages a line break after a CJK
+character is dropped outside <pre> (one sentence per source line; a browser would show a space).
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
-"""Math rendered at build time: every formula becomes KaTeX HTML (+ MathML) in the page itself.
+"""Math rendered at build time: every arithmatex formula becomes KaTeX HTML + MathML in the page.
 
-pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</span>`` and
-``<div class="arithmatex">\\[...\\]</div>``; this hook replaces their TeX with what
-``katex.renderToString`` makes of it (``output: htmlAndMathml``: HTML for the eye, MathML for
-screen readers), so no page needs JavaScript for a formula: readers load KaTeX's CSS and fonts
-only (bookbuild/vendor.py), which :func:`cut_katex_assets` cuts to what the formulas use.
-
-* One Node process per build (bookbuild/katex_render.js, the pinned ``katex``), started on the
-  first formula not in ``.cache/katex/formulas.json`` (keyed by the TeX, display mode, KaTeX's
-  version, the options and the script; shared by both languages), fed one batch per page.
-* A formula KaTeX cannot parse stops the build, naming the page and the formula; KaTeX's
-  strict-mode complaints are build warnings (so `--strict` fails).
-* The rendered formula is left out of the search index (``data-search-exclude``), and its
-  ``<math>`` loses KaTeX's MathML ``xmlns``, which an HTML parser implies (43 bytes × 2 300).
-
-Runs after the glossary's tooltips (which skip math by its class) and before offline_pdf.py
-hands the page's HTML to the print page.
+One Node process per build (katex_render.js, the pinned ``katex``) renders the formulas not in
+``.cache/katex/formulas.json``, a batch per page; a formula KaTeX cannot parse stops the build, its
+strict-mode complaints are warnings. After the build, KaTeX's stylesheet and fonts (bookbuild/vendor.py)
+are cut to what the formulas use (:func:`cut_katex_assets`).
 """
 
 from __future__ import annotations
@@ -59,41 +47,28 @@ class Renderer:
     """The Node process that renders formulas, and the cache in front of it."""
 
     def __init__(self):
-        self.process = None
-        self.salt = ""
-        self.cache: dict[str, str] = {}
-        self.new = 0
+        self.process, self.salt, self.cache, self.new = None, "", {}, 0
 
     def load(self) -> None:
-        script = hashlib.sha256(SCRIPT.read_bytes()).hexdigest()
-        self.salt = json.dumps([katex_version(), OPTIONS, script])
-        try:
-            self.cache = json.loads(CACHE.read_text(encoding="utf-8"))
-        except (FileNotFoundError, ValueError):
-            self.cache = {}
-        self.new = 0
+        self.salt = json.dumps([katex_version(), OPTIONS, hashlib.sha256(SCRIPT.read_bytes()).hexdigest()])
+        self.cache, self.new = _cached(), 0
 
     def key(self, tex: str, display: bool) -> str:
         return hashlib.sha256(f"{self.salt}\0{int(display)}\0{tex}".encode()).hexdigest()
-
-    def _node(self):
-        if self.process is None or self.process.poll() is not None:
-            env = {**os.environ, "NODE_PATH": str(ROOT / "node_modules")}
-            self.process = subprocess.Popen(
-                ["node", str(SCRIPT), json.dumps(OPTIONS)], cwd=ROOT, env=env, text=True, encoding="utf-8",
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            )
-        return self.process
 
     def render(self, formulas: list[tuple[str, bool]], where: str) -> list[str]:
         """KaTeX HTML for each (tex, display) pair, from the cache or from Node."""
         keys = [self.key(tex, display) for tex, display in formulas]
         missing = {k: f for k, f in zip(keys, formulas) if k not in self.cache}
         if missing:
-            node = self._node()
-            node.stdin.write(json.dumps([{"tex": t, "display": d} for t, d in missing.values()]) + "\n")
-            node.stdin.flush()
-            line = node.stdout.readline()
+            if self.process is None or self.process.poll() is not None:
+                self.process = subprocess.Popen(
+                    ["node", str(SCRIPT), json.dumps(OPTIONS)], cwd=ROOT, text=True, encoding="utf-8",
+                    env={**os.environ, "NODE_PATH": str(ROOT / "node_modules")},
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.process.stdin.write(json.dumps([{"tex": t, "display": d} for t, d in missing.values()]) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
             if not line:
                 raise PluginError(f"katex_math: the KaTeX renderer ({SCRIPT.relative_to(ROOT)}) stopped while rendering {where}")
             for (k, (tex, display)), result in zip(missing.items(), json.loads(line)):
@@ -106,20 +81,23 @@ class Renderer:
         return [self.cache[k] for k in keys]
 
     def save(self) -> None:
-        if not self.new:
-            return
-        try:  # the other language's build may have added formulas meanwhile: keep them
-            merged = {**json.loads(CACHE.read_text(encoding="utf-8")), **self.cache}
-        except (FileNotFoundError, ValueError):
-            merged = self.cache
-        bookcache.write_atomically(CACHE, json.dumps(merged, ensure_ascii=False, sort_keys=True).encode("utf-8"))
-        self.new = 0
+        if self.new:   # the other language's build may have added formulas meanwhile: keep them
+            merged = {**_cached(), **self.cache}
+            bookcache.write_atomically(CACHE, json.dumps(merged, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+            self.new = 0
 
     def close(self) -> None:
         if self.process is not None:
             self.process.stdin.close()
             self.process.wait(timeout=10)
             self.process = None
+
+
+def _cached() -> dict[str, str]:
+    try:
+        return json.loads(CACHE.read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError):
+        return {}
 
 
 renderer = Renderer()
@@ -133,15 +111,12 @@ def split(element: str, body: str) -> tuple[str, bool]:
     return (found[1] if found else tex), element == "div"
 
 
-MATHML_NAMESPACE = ' xmlns="http://www.w3.org/1998/Math/MathML"'
-
-
 def render_math(page_html: str, where: str) -> str:
     """Replace every arithmatex element's TeX with KaTeX HTML (the element itself is kept)."""
     matches = list(MATH.finditer(page_html))
     if not matches:
         return page_html
-    rendered = iter(formula.replace("<math" + MATHML_NAMESPACE, "<math", 1)
+    rendered = iter(formula.replace('<math xmlns="http://www.w3.org/1998/Math/MathML"', "<math", 1)   # HTML implies it
                     for formula in renderer.render([split(m[1], m[2]) for m in matches], where))
     return MATH.sub(lambda m: f'<{m[1]} class="arithmatex" data-search-exclude>{next(rendered)}</{m[1]}>', page_html)
 
@@ -156,19 +131,16 @@ def on_page_content(html_, page, config, files):
 
 
 # ---- what readers download: KaTeX's stylesheet and fonts, cut to what the book's formulas use ----
-# Written over the copies bookbuild/vendor.py put in the site, after every page is built:
-# * katex.min.css keeps the rules an element of some page of this language can match (PurgeCSS,
-#   bookbuild/trim_and_minify.py); 23 -> ~8 KB. A font family no kept rule names (KaTeX_Fraktur,
-#   ...) loses its @font-face rules and its fonts leave the site (unused_faces; 80 KB).
-# * each font keeps the glyphs of the characters in the formulas' ``katex-html`` part (the MathML
-#   beside it is for screen readers) and the equation numbers' "(0-9)" (fontTools subset); a
-#   chapter's three fonts 47 -> ~17 KB. Every character KaTeX draws is a character of its output,
-#   and every formula is rendered at build time, so no glyph a formula uses is dropped.
-# Cached in .cache/katex-assets/ (each page's usage under its HTML: page_usage).
+# katex.min.css is purged against this language's pages (23 -> ~8 KB), a family no kept rule names loses
+# its fonts (80 KB); each font keeps the glyphs of the formulas' katex-html text (a chapter's 47 -> ~17 KB).
 KATEX_SPAN = re.compile(r'<span class="katex-html"')
 SPAN_TAG = re.compile(r"<(/?)span\b")
 TAG = re.compile(r"<[^>]*>")
 EQUATION_NUMBERS = "()0123456789"   # katex.min.css: content:"(" counter(katexEqnNo) ")"
+FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
+FONT_FAMILY = re.compile(r"font-family:\s*['\"]?([\w-]+)")
+FONT_URL = re.compile(r"url\(\s*['\"]?(?:\./)?fonts/([\w-]+\.woff2)")
+KATEX_FAMILY = re.compile(r"\bKaTeX_\w+")
 
 
 def formulas(page_html: str) -> list[str]:
@@ -190,15 +162,8 @@ def formulas(page_html: str) -> list[str]:
     return found
 
 
-FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
-FONT_FAMILY = re.compile(r"font-family:\s*['\"]?([\w-]+)")
-FONT_URL = re.compile(r"url\(\s*['\"]?(?:\./)?fonts/([\w-]+\.woff2)")
-KATEX_FAMILY = re.compile(r"\bKaTeX_\w+")
-
-
 def unused_faces(css: str) -> tuple[str, list[str]]:
-    """(``css`` without the @font-face rules of the KaTeX families that none of its other rules
-    names, the font files those rules named).
+    """(``css`` without the @font-face rules of the KaTeX families no other rule names, their font files).
 
     >>> unused_faces('@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2)}'
     ...              '@font-face{font-family:KaTeX_Fraktur;src:url(fonts/KaTeX_Fraktur-Regular.woff2)}'
@@ -219,9 +184,8 @@ def unused_faces(css: str) -> tuple[str, list[str]]:
 
 
 def page_usage(text: str) -> tuple[str, list[str]]:
-    """(the characters of a page's formulas, sorted, as one string; its HTML's tokens: tags, attributes, classes),
-    cached in .cache/katex-assets/ under the page's HTML and this file: a rebuild after a
-    one-page edit scans that page and the print page only (the 100 others cost 0.2 s)."""
+    """(the characters of a page's formulas, sorted, as one string; its HTML's tokens), cached under the
+    page's HTML (the 100 pages an edit leaves alone cost 0.2 s)."""
     from . import trim_and_minify
     from .bookcache import Store, key, sources
 
@@ -238,8 +202,7 @@ def page_usage(text: str) -> tuple[str, list[str]]:
 
 
 def site_usage(site_dir: Path) -> tuple[str, set[str]]:
-    """(the characters of every formula on the built site's pages, sorted, as one string; every
-    token of their HTML: tags, attributes, classes)."""
+    """(the characters of every formula on the built site's pages, sorted, as one string; their tokens)."""
     chars, classes = set(EQUATION_NUMBERS), set()
     for path in sorted(Path(site_dir).rglob("*.html")):
         page_chars, page_classes = page_usage(path.read_text(encoding="utf-8"))
@@ -250,8 +213,7 @@ def site_usage(site_dir: Path) -> tuple[str, set[str]]:
 
 
 def subset_font(data: bytes, chars: str) -> bytes:
-    """A WOFF2 font with the glyphs of ``chars`` (and what they need: composites, layout
-    features, kerning); hinting, names and the original timestamps are kept."""
+    """A WOFF2 font with the glyphs of ``chars`` and what they need; hinting, names and timestamps kept."""
     import io
 
     from fontTools import subset
@@ -285,9 +247,7 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
     if not folder.is_dir():
         return {}
     chars, classes = site_usage(site_dir)
-    # KaTeX's fonts have no wide (CJK) glyphs: Chinese in a formula's \text{} is drawn by the
-    # page's font (KaTeX's cjk_fallback), and a font cut for it is the same bytes without it.
-    # So both languages cut the fonts under one key.
+    # KaTeX's fonts have no CJK glyphs (the page's font draws them): both languages cut the fonts under one key
     font_chars = "".join(c for c in chars if unicodedata.east_asian_width(c) not in ("W", "F"))
     salt = [sources([Path(__file__), Path(trim_and_minify.__file__), Path(trim_and_minify.__file__).with_name("trim.mjs"),
                      trim_and_minify.ROOT / "package-lock.json"]), version("fonttools"), version("brotli")]
@@ -300,14 +260,11 @@ def cut_katex_assets(site_dir: Path) -> dict[str, tuple[int, int]]:
             path.unlink()
             continue
         data = path.read_bytes()
-        if path == css_path:
-            k = key("katex.css", salt, data, sorted(classes))
-        else:
-            k = key("katex font", salt, data, font_chars)
+        k = (key("katex.css", salt, data, sorted(classes)) if path == css_path
+             else key("katex font", salt, data, font_chars))
         out = store.get(k)
         if out is None:
-            # both languages' builds cut the same fonts (the key above) at the same moment: the
-            # second waits for the first's file (2.4 CPU-s once, not twice)
+            # both languages' builds cut the same fonts at once: the second waits (2.4 CPU-s once, not twice)
             with locked(store.path(k)):
                 out = store.get(k)
                 if out is None:

@@ -1,24 +1,10 @@
 """Lab notebooks (docs/<lang>/chN/lab-*.py, jupytext percent format, rendered by mkdocs-jupyter).
 
-On each lab page: the headings get the anchors its table of contents links to; every image gets
-the alt text the lab source gives, in order, as the metadata of the cell that draws it
-(``# %% alt=["first", "second"]``), in place of nbconvert's placeholder; a drawing that is one of
-the book's figures is named by its file, ``figures/<id>.svg``, instead of being written into the
-page again as base64 (0.24 MB for the two languages' ch4 lab); the cells' ids are numbered
-(jupytext draws random ones), so an executed and a cached notebook give the same bytes; the cells'
-copy buttons speak the book's language; and the mermaid loader nbconvert's template adds is
-removed (it would import mermaid from a CDN). After the build, ``lab-*.ipynb`` is written next to
-each lab page for download (mkdocs-jupyter's own button offers the ``.py``).
-
-**The kernels and the notebook cache.** mkdocs-jupyter caches each executed lab under the
-notebook's bytes only, and evicts every entry the build did not use. So each language gets a
-cache folder of its own, ``.cache/notebooks/<lang>/<key>/``, keyed by everything else the output
-depends on: the part of attnkit the labs can run (:func:`labs_digest`), the environment,
-nbconvert's settings and the versions of nbconvert, nbclient, ipykernel, jupytext and
-mkdocs-jupyter. :func:`configure` writes those settings, every build: an IPython startup file
-that memoizes bookcache.MEMOIZED in each kernel (a training run that a figure, a listing and a
-lab all show is computed once), and nbconvert's config (a cell's printed lines are one output; a
-contributor's own ~/.jupyter is not read).
+On each lab page: headings get the anchors its table of contents links to, images the alt texts of
+their cells' metadata (``# %% alt=["first", ...]``), a drawing that is a book figure is named by its file,
+cell ids are numbered, copy buttons speak the book's language, nbconvert's CDN mermaid loader goes;
+``lab-*.ipynb`` is written for download. Each language's notebook cache folder is keyed by what the
+output depends on beyond the notebook (:func:`on_config`); :func:`configure` writes the kernels' settings.
 """
 
 from __future__ import annotations
@@ -42,16 +28,17 @@ from .bookcache import (ATTNKIT, CACHE, MEMOIZED, ROOT, _version, attnkit_digest
 LAB = re.compile(r"(^|/)ch\d+/lab-[\w-]+\.py$")
 MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded", async \(\) => \{\s*'
                      r'const diagrams = document\.querySelectorAll\("\.jp-Mermaid.*?</script>', re.S)
-
-
 NO_ALT = 'alt="No description has been provided for this image"'
+SVG_DATA = re.compile(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
+CELL_ID = re.compile(r'id="cell-id=[^"]*"')
+COPY_BUTTON = re.compile(r'<clipboard-copy\b[^>]*?\baria-label="Copy to Clipboard"[^>]*>')
+COPY_FOR = re.compile(r'\bfor="([^"]*)"')
+COPIED = re.compile(r'<span class="notice" hidden(?:="")?>Copied!</span>')
+HEADING = re.compile(r'<h(?P<level>[1-6]) id="(?P<id>[^"]*)">(?P<text>.*?)<a class="anchor-link" href="#[^"]*">')
+RENDER = re.compile(r"""render_svg\(\s*(?P<q>["'])(?P<id>[\w-]+)(?P=q)""")
 
-
-# nbconvert logs "Alternative text is missing on N image(s)." on every execution: mkdocs-jupyter's
-# template writes <img> without alt, whatever the output's metadata says, and nbconvert puts the
-# placeholder above in. add_alt_texts replaces every placeholder (and fails the build when the
-# numbers differ), so the warning only reports what this hook repairs; printed on every build, it
-# taught contributors to ignore warnings. (nbconvert logs through traitlets' logger.)
+# nbconvert's "Alternative text is missing on N image(s)." (through traitlets' logger) reports the
+# placeholders add_alt_texts replaces (or fails the build on): silenced, so warnings keep meaning something.
 logging.getLogger("traitlets").addFilter(lambda record: not str(record.msg).startswith("Alternative text is missing on "))
 
 
@@ -72,14 +59,10 @@ def add_alt_texts(output: str, alts: list[str], where: str) -> str:
     return output
 
 
-SVG_DATA = re.compile(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
-
-
 def figure_files(output: str, figures: dict[str, bytes], page_url: str) -> str:
-    """``output`` with each SVG drawing that is one of ``figures`` ({id: the figure's SVG}, as the
-    site serves it) named by its file, figures/<id>.svg, from the page at ``page_url`` (``ch4/lab-heads/``).
-    IPython's SVG display writes the figure as minidom writes its ``<svg>`` element (no XML
-    prolog, the namespace first): a drawing is the figure when it is the figure written so.
+    """``output`` with each SVG drawing that is one of ``figures`` ({id: SVG as served}) named by its file,
+    relative to ``page_url``; a drawing is the figure when it equals the figure's ``<svg>`` as minidom
+    writes it (as IPython's SVG display does).
 
     >>> figure_files('<img src="data:image/svg+xml;base64,PHN2ZyB4bWxucz0ibiIgYj0iMSIvPg=="><img src="data:image/svg+xml;base64,PGcvPg==">',
     ...              {"ch4-x": b'<?xml version="1.0"?>\\n<svg b="1" xmlns="n"/>\\n'}, "ch4/lab-heads/")
@@ -108,19 +91,10 @@ def is_lab(src_uri: str) -> bool:
     return bool(LAB.search(src_uri))
 
 
-CELL_ID = re.compile(r'id="cell-id=[^"]*"')
-
-
 def fixed_cell_ids(html: str) -> str:
-    """jupytext gives each cell a random id, which nbconvert writes as ``id="cell-id=…"``: number
-    them instead, so that a notebook executed afresh gives the same page as a cached one."""
+    """The cells' random ids (jupytext's, ``id="cell-id=…"``) numbered: fresh and cached runs give one page."""
     count = itertools.count()
     return CELL_ID.sub(lambda m: f'id="cell-id=cell-{next(count)}"', html)
-
-
-COPY_BUTTON = re.compile(r'<clipboard-copy\b[^>]*?\baria-label="Copy to Clipboard"[^>]*>')
-COPY_FOR = re.compile(r'\bfor="([^"]*)"')
-COPIED = re.compile(r'<span class="notice" hidden(?:="")?>Copied!</span>')
 
 
 @functools.cache
@@ -143,19 +117,14 @@ def localized_copy_buttons(page_html: str, lang: str) -> str:
     return COPIED.sub(f'<span class="notice" hidden>{copied}</span>', page_html)
 
 
-HEADING = re.compile(r'<h(?P<level>[1-6]) id="(?P<id>[^"]*)">(?P<text>.*?)<a class="anchor-link" href="#[^"]*">')
-
-
 def toc_ids(toc) -> list[str]:
     """The anchors of a table of contents, in page order."""
     return [i for item in toc for i in (item.id, *toc_ids(item.children))]
 
 
 def heading_ids(html: str, ids: list[str]) -> str:
-    """Give the notebook's headings the anchors its table of contents links to. nbconvert makes a
-    heading's id from its ASCII letters only, so a Chinese heading got ``id=""`` while
-    mkdocs-jupyter's table of contents (and Material's "skip to content" link) pointed at
-    ``#_1``, ``#_2``: links to nothing (axe's best-practice rule region found the skip link).
+    """The notebook's headings with the anchors its table of contents links to (nbconvert makes ids of
+    ASCII letters only: a Chinese heading got ``id=""``, its toc entry ``#_1``).
 
     >>> heading_ids('<h1 id="">实验<a class="anchor-link" href="#">¶</a></h1>', ["_1"])
     '<h1 id="_1">实验<a class="anchor-link" href="#_1">¶</a></h1>'
@@ -185,9 +154,8 @@ del _book_memoize
 
 
 def nbconvert_config() -> str:
-    """nbconvert's config file for the labs (read by mkdocs-jupyter's NbConvertApp): the installed
-    nbconvert's preprocessors with CoalesceStreamsPreprocessor moved after ExecutePreprocessor,
-    and enabled. (nbclient's own ``coalesce_streams`` cannot be set from a config.)"""
+    """nbconvert's config for the labs: CoalesceStreamsPreprocessor moved after ExecutePreprocessor and
+    enabled, so a cell's printed lines are one output (nbclient's ``coalesce_streams`` has no config)."""
     import json
 
     from nbconvert.exporters.exporter import Exporter
@@ -208,8 +176,8 @@ def _write(path: Path, text: str) -> None:
 
 
 def configure() -> str:
-    """The IPython startup file that memoizes MEMOIZED in every lab kernel (``IPYTHONDIR``) and the
-    Jupyter config folder with nbconvert's settings (``JUPYTER_CONFIG_DIR``). Returns those settings."""
+    """Write the kernels' IPython startup file (memoizes MEMOIZED) and nbconvert's config, point IPYTHONDIR
+    and JUPYTER_CONFIG_DIR at them (a contributor's ~/.jupyter is not read); returns the config."""
     _write(CACHE / "ipython" / "profile_default" / "startup" / "00-book-memo.py",
            KERNEL_STARTUP.format(root=str(ROOT), names=MEMOIZED))
     nbconvert = nbconvert_config()
@@ -219,15 +187,9 @@ def configure() -> str:
     return nbconvert
 
 
-RENDER = re.compile(r"""render_svg\(\s*(?P<q>["'])(?P<id>[\w-]+)(?P=q)""")
-
-
 def labs_digest(docs_dir) -> str:
-    """The part of attnkit the lab notebooks of ``docs_dir`` can run: what their code imports,
-    followed through attnkit (bookcache.digest_for), and the module of each figure a lab draws
-    with ``render_svg("<id>", ...)`` (a literal id). Every file of attnkit when a lab reaches the
-    figures some other way (an id that is not a literal, ``FIGURES``, an id no module defines), so
-    the key is never narrower than what the code can reach."""
+    """The part of attnkit the labs of ``docs_dir`` can run: their imports (bookcache.digest_for) and the
+    module of each ``render_svg("<id>", ...)``; all of attnkit when a lab reaches figures otherwise."""
     figure_dir = ATTNKIT / "figures"
     defines = {}
     for path in sorted(figure_dir.glob("*.py")):

@@ -1,14 +1,8 @@
-"""Numbers in the prose come from attnkit, computed while the page is built.
+"""Numbers in the prose come from attnkit, computed while the page is built (mkdocs-macros).
 
-Pages write a computation instead of typing its result, for example
-``{{ pct(softmax([5, 2, 0])[0]) }}`` renders as ``94.6%``. Available names:
-``np`` (NumPy), ``attnkit``, every public attnkit function, and the formatters below.
-Chinese pages write large and tiny numbers the Chinese way with ``zhnum`` (1100 万, 2×10⁻⁹),
-never with digit grouping or e-notation (tests/test_typography.py checks the built pages).
-
-Every call of an attnkit function from a page is memoized on disk (bookbuild/bookcache.py,
-``memo``): keyed by attnkit's sources, the environment and the arguments, shared by both
-languages, so ``train_two_heads("same")`` runs once, not once per sentence and per build.
+Pages write ``{{ pct(softmax([5, 2, 0])[0]) }}`` for ``94.6%``: ``np``, ``attnkit``, every public attnkit
+function and the formatters below; Chinese pages use ``zhnum`` (1100 万, 2×10⁻⁹). Every attnkit call from
+a page is memoized on disk (bookcache.memo), shared by both languages.
 """
 
 from __future__ import annotations
@@ -27,21 +21,15 @@ from attnkit.text import power
 
 from .bookcache import memo
 
-# Make every submodule reachable as attnkit.<name> in pages (attnkit.toy, attnkit.rnn, ...),
-# except the figure module, which pages embed as pictures instead.
+# Every submodule reachable as attnkit.<name> in pages, except the figures (pages embed them as pictures)
 for _info in pkgutil.iter_modules(attnkit.__path__):
     if not _info.name.startswith("_") and _info.name != "figures":
         importlib.import_module(f"attnkit.{_info.name}")
 
 
 def fixed(x, digits: int) -> str:
-    """x with ``digits`` decimals, a tie rounded away from zero as a reader rounds by hand:
-    fixed(6.25, 1) -> 6.3 (Python's format gives 6.2: it rounds an exact tie to even), and
-    fixed(-0.0015, 3) -> −0.002, with a real minus sign (U+2212), not a hyphen.
-
-    The tie is read from the float's shortest decimal form, the one Python prints (repr), so a
-    number a reader sees as 2.675 rounds as 2.675 does.
-    """
+    """x with ``digits`` decimals, a tie (in the float's repr) rounded away from zero as a reader does:
+    fixed(6.25, 1) -> 6.3 (format gives 6.2), fixed(-0.0015, 3) -> −0.002 (a real minus sign, U+2212)."""
     x = float(x)
     if not np.isfinite(x):
         return str(x)
@@ -82,10 +70,7 @@ def zhnum(x, sig: int = 2) -> str:
     return _minus(_plain(r))
 
 
-# "约 275.8 万次", never "约 275.8 万 次": zhnum writes "275.8 万" (a space after the Western
-# digits, as Chinese typesetting does), and the page goes on with its measure word. Between 万/亿
-# and the Chinese character after it there is no space; on_post_page_macros removes the one the
-# page wrote, so "{{ zhnum(x) }} 次" and "{{ zhnum(x) }}次" both read right.
+# "约 275.8 万次", never "约 275.8 万 次": "{{ zhnum(x) }} 次" and "{{ zhnum(x) }}次" both read right
 _SPACE_AFTER_WAN = re.compile(r"(?<=\d [万亿]) +(?=[\u4e00-\u9fff])")
 
 
@@ -99,8 +84,7 @@ def tighten_wan(markdown: str) -> str:
 
 
 def on_post_page_macros(env):
-    """After the macros ran on a page: on a Chinese page 万/亿 stay next to their measure word;
-    the page is remembered for the chapters' times (bookbuild/course.py)."""
+    """On a Chinese page 万/亿 stay next to their measure word; the page is remembered for course.py."""
     from .course import rendered_page
 
     if env.conf["theme"]["language"] == "zh":
@@ -131,9 +115,8 @@ def memoized(value):
 
 
 def define_env(env):
-    # glossary() and concept_table() (bookbuild/glossary.py); exercise() and exercise_progress()
-    # (exercise_pages.py); objectives(), the chapters' times and the teacher's links (course.py);
-    # the slides' figure() and deck parts (slides.py)
+    # glossary() and concept_table(); exercise() and exercise_progress(); objectives(), the chapters' times
+    # and the teacher's links; the slides' figure() and deck parts
     from . import course, exercise_pages, glossary, slides
 
     for module in (glossary, exercise_pages, course, slides):

@@ -1,9 +1,8 @@
 """The nav is written once, in mkdocs.yml, for both languages; its titles come from the pages.
 
-* A section's title is the H1 of its index page (``chN/index.md``, which must be its first
-  entry), set in ``on_env``: MkDocs has read every page then and rendered none. In mkdocs.yml a
-  section's key is its folder, a placeholder (``- ch3: [ch3/index.md, ...]``).
-* The home page's nav title and the PDF link's title (offline_pdf.py) come from :data:`TITLES`.
+A section's title is the H1 of its index page (its first entry, ``chN/index.md``; in mkdocs.yml its key is
+a placeholder, its folder), set in ``on_env``, when every page is read and none rendered. The home page's
+and the PDF link's titles are :data:`TITLES`.
 """
 
 from __future__ import annotations

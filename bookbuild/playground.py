@@ -1,17 +1,10 @@
-"""Build glue for the playground page (playground.md): Python in the reader's browser, offline.
+"""Build glue for the playground (playground.md): Python in the reader's browser, offline.
 
-Adds to the site, never from a CDN: ``assets/pyodide/``, the Pyodide core and the official numpy
-wheel (fetched by bookbuild/vendor_pyodide.py, checked again here against tools/pyodide-manifest.json,
-with a ``pyodide-lock.json`` that lists only what the site serves: :func:`served_lock`);
-``assets/playground/attnkit.zip`` (attnkit without its figures, which need matplotlib, and the
-coding exercises); ``assets/playground/editor.js`` (CodeMirror, bundled with esbuild, cached);
-the helper module inside Pyodide (``playground.py``); and ``presets.json``, every listing of
-snippets/ as this language's book shows it. Pyodide, attnkit.zip and the editor are only in the
-Chinese book: the English book (``<zh root>/en/``) gets a worker.js and an app.js that load them
-from there (:data:`FROM_EN`; tools/serve.py serves them when only the English book is served).
-
-It also puts "edit / run / download" links under every listing fence of every page. A missing
-or altered file stops the build with a message that says which file and how to fix it.
+Adds to the site: ``assets/pyodide/`` (the pinned core and numpy, checked by vendor_pyodide.py, with a
+lock listing only those: :func:`served_lock`), ``assets/playground/`` attnkit.zip, the CodeMirror
+editor bundle, the Pyodide helper module and ``presets.json`` (every listing as this language shows
+it); the English book loads Pyodide, attnkit.zip and the editor from the Chinese one (:data:`FROM_EN`).
+Puts "edit / run / download" links under every listing fence.
 """
 
 from __future__ import annotations
@@ -36,19 +29,14 @@ ASSETS = ROOT / "overrides" / "assets" / "playground"
 EDITOR_ENTRY = ROOT / "tools" / "playground_editor.js"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 PLAYGROUND_PAGE = "playground.md"
-# The lines of the playground's scripts that say where the files only the Chinese book carries
-# are, and what the English book's copy says instead (from its worker.js, the Chinese book's
-# assets/; from its root, app.js's, the Chinese book's root).
+# The lines of the playground's scripts that say where the Chinese book's files are, as the English copy says them
 FOR_EN = {"worker.js": {'const PYODIDE = "../pyodide/";': 'const PYODIDE = "../../../assets/pyodide/";',
                         'const ATTNKIT = "./";': 'const ATTNKIT = "../../../assets/playground/";'},
           "app.js": {'const EDITOR_ROOT = "./";': 'const EDITOR_ROOT = "../";'}}
-# The files only the Chinese book carries, which the English book loads from it: their paths from
-# a book's root, and how the Chinese book makes their bytes (:func:`shared_file`).
+# The files only the Chinese book carries (the English book loads them from it): how it makes their bytes
 FROM_EN = {"assets/playground/editor.js": lambda: editor_bundle().read_bytes(),
            "assets/playground/attnkit.zip": lambda: attnkit_zip()}
 LINK_TEXT = {"zh": "▶ 在浏览器里运行这段代码", "en": "▶ Run this in your browser"}
-# Beside it: "edit and run" in place (a button that overrides/assets/widgets/index.js shows and
-# listing.js runs; hidden without JavaScript) and the listing as a file in the page's language.
 EDIT_TEXT = {"zh": "✎ 就地修改并运行", "en": "✎ Edit and run here"}
 DOWNLOAD_TEXT = {"zh": "⬇ 下载 {name}", "en": "⬇ Download {name}"}
 
@@ -62,10 +50,8 @@ def pyodide_files() -> dict[str, Path]:
 
 
 def served_lock(lock_text: str, served: set[str]) -> str:
-    """Pyodide's ``pyodide-lock.json`` with the packages whose wheel is one of ``served`` (file
-    names) and nothing else: the official lock lists 351 packages (112 KB, which every first run
-    of the playground fetches) and the site serves numpy alone; loadPackage finds numpy (its file
-    and sha256) as before, and a package the site does not serve is not found either way.
+    """Pyodide's ``pyodide-lock.json`` with only the packages whose wheel is one of ``served`` (file names):
+    the official lock lists 351 (112 KB, fetched on every first run of the playground).
 
     >>> served_lock('{"info": {"version": "0"}, "packages": {"a": {"file_name": "a.whl", "depends": []}, '
     ...             '"b": {"file_name": "b.whl", "depends": []}}}', {"a.whl"})
@@ -80,8 +66,7 @@ def served_lock(lock_text: str, served: set[str]) -> str:
 
 
 def editor_bundle() -> Path:
-    """The CodeMirror bundle, cached under the bytes of its entry point and of the npm lock file
-    (which pins esbuild and every bundled package): .cache/playground/<key>.js."""
+    """The CodeMirror bundle, cached under its entry point and the npm lock: .cache/playground/<key>.js."""
     from .bookcache import Store, key, sources
     store = Store("playground", ".js")
     k = key("editor-bundle", 1, sources([EDITOR_ENTRY, ROOT / "package-lock.json"]))
@@ -107,13 +92,11 @@ def editor_bundle() -> Path:
 
 
 def attnkit_zip() -> bytes:
-    """attnkit/**.py and the coding exercises (exercises/ch*/*.py, checked in the page) as a zip
-    with fixed timestamps (same bytes for the same code)."""
+    """attnkit/**.py without its figures and the coding exercises as a zip with fixed timestamps."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
         for path in sorted((ROOT / "attnkit").rglob("*.py")) + sorted((ROOT / "exercises").glob("ch*/*.py")):
-            name = path.relative_to(ROOT).as_posix()
-            if name.startswith("attnkit/figures/"):
+            if (name := path.relative_to(ROOT).as_posix()).startswith("attnkit/figures/"):
                 continue
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -122,8 +105,7 @@ def attnkit_zip() -> bytes:
 
 
 def for_english(script: str) -> str:
-    """``script`` (a file of overrides/assets/playground/) as the English book serves it: each
-    line of :data:`FOR_EN` (each in it exactly once) replaced."""
+    """``script`` (of overrides/assets/playground/) as the English book serves it: :data:`FOR_EN` replaced."""
     source = (ASSETS / script).read_text(encoding="utf-8")
     for line, replacement in FOR_EN[script].items():
         if source.count(line) != 1:
@@ -133,16 +115,13 @@ def for_english(script: str) -> str:
 
 
 def shared_scripts() -> list[str]:
-    """The scripts of :data:`FROM_EN`, which both books run: the English book's stylesheets are
-    purged against their words too (bookbuild/trim_and_minify.py), though its site has no copy."""
+    """The scripts of :data:`FROM_EN`, which both books run (trim_and_minify.py purges against their words)."""
     return [editor_bundle().read_text(encoding="utf-8")]
 
 
 def shared_file(path: str) -> bytes | None:
-    """The bytes of a file of :data:`FROM_EN` (its path from a book's root), as the Chinese book
-    serves it; None for any other path."""
-    make = FROM_EN.get(path)
-    return None if make is None else make()
+    """The bytes of a file of :data:`FROM_EN` as the Chinese book serves it; None for any other path."""
+    return FROM_EN[path]() if path in FROM_EN else None
 
 
 def presets(lang: str) -> str:
@@ -194,8 +173,8 @@ def on_files(files, config):
 
 
 def add_run_links(markdown: str, src_uri: str, lang: str) -> str:
-    """Put under every listing fence: a button to edit and run it in place, a link to the
-    playground opened with that listing, and a link to download it in the page's language."""
+    """Put under every listing fence: an "edit and run here" button (shown by widgets/index.js), a link
+    to the playground opened with that listing, and one to download it in the page's language."""
     here = posixpath.dirname(src_uri) or "."
     target = posixpath.relpath(PLAYGROUND_PAGE, here)
 

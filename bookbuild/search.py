@@ -1,19 +1,9 @@
 """The search index: each page's entries cached by content, the index written compact.
 
-* **Entries cached.** Material's search plugin parses every page's HTML and segments its Chinese
-  text with jieba: about a quarter of a warm build. Each page's entries are kept in
-  ``.cache/search/`` under everything the plugin reads (:func:`entries_key`). A page whose entries
-  are cached is left out of Material's indexing by Material's own front matter, ``search:
-  {exclude: true}`` (set once the page's HTML is final, taken off once the plugin has read the
-  page: Material's templates test ``{% if page.meta %}``, empty on a lab page, and a lab page
-  would change); :func:`on_post_build` puts its cached entries back in their place.
-* **Compact.** Material escapes every non-ASCII character (``\\u6ce8`` for 注: six bytes instead
-  of three); the index is written again with the characters themselves (40 % smaller in Chinese).
-  It is fetched only when the reader opens search (overrides/assets/search-defer.js).
-* **No language packs.** Material ships lunr's support for 30 languages
-  (``assets/javascripts/lunr/``, 0.9 MB per book); its search worker loads those the index's
-  ``config.lang`` names beyond English. Both books' indexes say ``["en"]`` (the Chinese one is
-  segmented by jieba at build time and searched as space-separated words): they leave the site.
+A page whose entries are cached (``.cache/search/``, keyed by all the plugin reads: :func:`entries_key`)
+is left out of Material's indexing (jieba's segmenting, a quarter of a warm build) with its own front
+matter, ``search: {exclude: true}``, and its entries put back after the build. The index is rewritten
+with its characters unescaped (40 % smaller in Chinese), and lunr's language packs leave the site.
 """
 
 from __future__ import annotations
@@ -59,7 +49,7 @@ def on_config(config):
     return config
 
 
-@event_priority(-200)   # the page's HTML is final (after offline_pdf, -100), Material's plugin has not read it yet
+@event_priority(-200)   # the page's HTML is final (after offline_pdf, -100); Material's plugin reads it next
 def on_page_content(html, page, config, files):
     search = config.plugins.get("material/search")
     if search is not None:

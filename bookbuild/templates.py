@@ -1,9 +1,6 @@
-"""Material's templates compiled once: Jinja's own bytecode cache for the theme's environment.
-
-Jinja compiles Material's ~80 templates on every build (about 1.5 s of a warm one-language build).
-``on_env`` gives the theme's environment a ``FileSystemBytecodeCache`` in ``.cache/jinja/<key>/``:
-Jinja stores each compiled template under its name and source checksum; the folder is keyed by
-Jinja's and Python's versions and every environment option that changes the generated code.
+"""Material's templates compiled once: Jinja's own bytecode cache for the theme's environment
+(compiling ~80 templates cost 1.5 s a build), in ``.cache/jinja/<key>/``, keyed by Jinja's and Python's
+versions and every environment option that changes the generated code.
 """
 
 from __future__ import annotations

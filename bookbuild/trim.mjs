@@ -1,8 +1,6 @@
-// bookbuild/trim_and_minify.py's worker: a JSON list of jobs {kind, text, tokens, prefixes, keep,
-// variables} on stdin, their results (same order) on stdout. "css": purged by PurgeCSS against
-// `tokens` (a class that starts with one of `prefixes` stays; with `variables`, custom properties
-// that nothing kept reads go, but those in `keep`), then minified; "css-min": minified, every rule
-// kept; "js-min": a script (an ES module or a classic one) minified. esbuild minifies.
+// trim_and_minify.py's worker: JSON jobs on stdin, results in order on stdout. "css": purged by PurgeCSS
+// against `tokens` (classes starting with `prefixes` stay; with `variables`, unread custom properties go,
+// except `keep`) and minified; "css-min", "js-min": minified by esbuild.
 import { PurgeCSS } from "purgecss";
 import { transform } from "esbuild";
 

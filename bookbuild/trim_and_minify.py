@@ -1,25 +1,9 @@
-"""A page loads only what it uses.
+"""A page loads only what it uses; stylesheets are purged and minified.
 
-Plugins add their browser files to every page; ``on_post_page`` takes off a page, once its HTML
-is final, what it does not use: print-site's script and stylesheets (the print page's only); the
-``<link rel="alternate" hreflang>`` tags (Material fetched ``sitemap.xml`` for them on every first
-visit; the language selector, overrides/partials/alternate.html, links the other language
-without them); playground.css on a page that runs no Python (app.js adds it when instant
-navigation arrives); a lab page's MathJax loader (its empty ``src`` fetched the page again as a
-script); the indentation of lines, outside elements that show whitespace (83 -> 67 KB a chapter).
-
-Stylesheets are purged by PurgeCSS and minified by esbuild (bookbuild/trim.mjs; both pinned in
-package-lock.json): a rule stays when some element of the site can match it, judged by *tokens*
-(:func:`tokens`): tag names, attribute names and values, the words of scripts. Text is no token,
-so a sentence edit takes every purge from the cache. Material's main stylesheet is purged against
-every page and script (all the words of its bundle, which adds classes at run time; a class it
-builds from a prefix, ``md-source__fact--${t}``, keeps every class that starts so; a custom
-property stays when a kept rule reads it or anything else names it), its palette stylesheet
-against the config's palette, a lab page's inlined notebook stylesheet (JupyterLab's theme,
-~580 KB) against that page, KaTeX's against the formulas (katex_math.py). A trimmed stylesheet is
-named by its content (Material's copies leave site/); the book's own stylesheets
-and scripts (overrides/) are minified. Results are cached in .cache/lean/. tests/test_lean.py puts
-the full stylesheets back in the browser and checks that no element's computed style changes.
+``on_post_page`` takes off a page what it does not use: print-site's files (the print page's only),
+``hreflang`` links, playground.css where no Python runs, a lab's empty MathJax loader, the lines'
+indentation. Stylesheets are purged by PurgeCSS against the site's *tokens* (:func:`tokens`: tags,
+attributes, script words; never text) and minified by esbuild (trim.mjs), cached in .cache/lean/.
 """
 
 from __future__ import annotations
@@ -39,8 +23,7 @@ _RESULTS = Store("lean", ".txt")   # each purged or minified file, keyed by its 
 _TOKENS = Store("lean", ".json")   # each page's and script's tokens, keyed by its text
 NODE = ["node", str(Path(__file__).with_name("trim.mjs"))]
 
-# Tags removed with the spaces before them: a pattern beginning with ``[ \t]*`` would be tried at
-# every character (0.1 s on the 2.2 MB print page)
+# removed with the spaces before them (_remove_indented: a leading ``[ \t]*`` costs 0.1 s on the print page)
 PRINT_SITE = re.compile(r'<(?:link rel="stylesheet" href="[^"]*css/print-site[\w-]*\.css">\n?'
                         r'|script src="[^"]*js/print-site\.js"></script>\n?)')
 HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
@@ -53,14 +36,16 @@ ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))
 WORD = re.compile(r"-?[_a-zA-Z][\w-]*")
 TEMPLATE_PREFIX = re.compile(r"([_a-zA-Z][\w-]*-)\$\{")
 CUSTOM_PROPERTY = re.compile(r"--[\w-]+")   # a custom property, named anywhere (var(), getPropertyValue, style="")
+# Elements whose whitespace shows (Material styles code, kbd pre-wrap), and scripts csp.py hashes
+KEEP_WHITESPACE = re.compile(r"<(pre|code|kbd|textarea|script|style)\b.*?</\1>", re.S | re.I)
+INDENT = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")    # a line break, the indentation and the blank lines after it
+CSS_NAME = re.compile(r"[\w-]+")
+CSS_ATTRIBUTE = re.compile(r"""\[\s*[\w-]+\s*([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]+))\s*(?:[is]\s*)?\]""")
+PALETTE_VALUE = re.compile(r"\[data-md-color-(?:primary|accent)=([\w-]+)\]")
 
 
 def _remove_indented(pattern: re.Pattern, text: str) -> str:
-    """``text`` without the matches of ``pattern`` and the spaces and tabs just before each.
-
-    >>> _remove_indented(re.compile(r"<b>\\n?"), "a\\n  <b>\\n\\t<b> c <b>")
-    'a\\n c'
-    """
+    """``text`` without the matches of ``pattern`` and the spaces and tabs just before each."""
     out, pos = [], 0
     for match in pattern.finditer(text):
         start = match.start()
@@ -71,15 +56,8 @@ def _remove_indented(pattern: re.Pattern, text: str) -> str:
     return "".join(out) + text[pos:]
 
 
-# Elements whose whitespace shows: <pre>, what Material styles white-space: pre-wrap (code, kbd),
-# <textarea>; scripts and stylesheets stay as written (csp.py hashes the inline scripts).
-KEEP_WHITESPACE = re.compile(r"<(pre|code|kbd|textarea|script|style)\b.*?</\1>", re.S | re.I)
-INDENT = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")    # a line break, the indentation and the blank lines after it
-
-
 def strip_indentation(html: str) -> str:
-    """``html`` without the spaces that begin its lines and without blank lines (Material's
-    templates leave thousands: 2.4 KB of a chapter page), except inside elements that show them.
+    """``html`` without its lines' indentation and blank lines, except inside elements that show them.
 
     >>> strip_indentation("<ul>\\n  <li>a\\n\\n\\n    b</li>\\n</ul>\\n<pre>\\n\\n  x</pre>\\n  <code>\\n y</code>")
     '<ul>\\n<li>a\\nb</li>\\n</ul>\\n<pre>\\n\\n  x</pre>\\n<code>\\n y</code>'
@@ -92,9 +70,8 @@ def strip_indentation(html: str) -> str:
 
 
 def tokens(text: str, script: bool = False) -> list[str]:
-    """What a stylesheet's rules are matched against in a page (every tag's name, attribute names
-    and the words of attribute values; the words of inline scripts) or in a script (its words).
-    Cached under the text: a rebuild scans only the pages that changed.
+    """What a stylesheet's rules are matched against in a page (tag and attribute names, the words of
+    attribute values and inline scripts) or a script (its words); cached under the text.
 
     >>> tokens('<p class="a b" data-x=y>text <i id="z">x</i></p><script>el.classList.add("c")</script>')
     ['a', 'add', 'b', 'c', 'class', 'classList', 'data-x', 'el', 'i', 'id', 'p', 'script', 'y', 'z']
@@ -117,8 +94,7 @@ def tokens(text: str, script: bool = False) -> list[str]:
 
 
 def run(jobs: list[dict]) -> list[str]:
-    """Each job's result (bookbuild/trim.mjs: "css", "css-min" or "js-min"), cached; one Node
-    process for all that are missing."""
+    """Each job's result (trim.mjs: "css", "css-min" or "js-min"), cached; one Node process for the rest."""
     salt = sources([Path(__file__), Path(__file__).with_name("trim.mjs"), ROOT / "package-lock.json"])
     keys = [key("trim", 1, salt, json.dumps(job, sort_keys=True)) for job in jobs]
     results = [_RESULTS.get(k) for k in keys]
@@ -139,16 +115,10 @@ def purge(css: str, words, prefixes=(), keep=(), variables: bool = False) -> str
                  "keep": sorted(set(keep)), "variables": variables}])[0]
 
 
-CSS_NAME = re.compile(r"[\w-]+")
-CSS_ATTRIBUTE = re.compile(r"""\[\s*[\w-]+\s*([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]+))\s*(?:[is]\s*)?\]""")
-
-
 def can_match(css: str, words) -> list[str]:
-    """The ``words`` that can keep a rule of ``css``, sorted. PurgeCSS keeps a rule when each class,
-    id, tag and attribute name of its selector is a word, and each attribute value is one, or the
-    start, end or part of one as its operator says (``[id^="fnref:"]``); any other word changes
-    nothing. So a purge's cache key leaves them out: a listing edit numbers its lines' anchors
-    anew (``__codelineno-4-3``), which matches no rule, and the purge is not run again.
+    """The ``words`` that can keep a rule of ``css`` (a selector's name, or an attribute value as its
+    operator matches), sorted: the purge's cache key leaves the others out (a listing edit renumbers
+    ``__codelineno-4-3``, which matches no rule, and the purge is not run again).
 
     >>> can_match('.md-a,[id^="fnref:"],a[href$=".pdf"]{x:y}', ["md-a", "fnref:1", "__codelineno-4-3", "a.pdf", "p"])
     ['a.pdf', 'fnref:1', 'md-a']
@@ -167,10 +137,8 @@ def can_match(css: str, words) -> list[str]:
 def trim_notebook(html: str) -> str:
     """A lab page without the empty MathJax loader, its notebook stylesheets purged against the page."""
     html = EMPTY_MATHJAX.sub("", html)
-    # A custom property stays when something other than its own stylesheet names it: the page,
-    # its other stylesheets (a notebook sheet reads what another declares), its scripts. What its
-    # own sheet reads PurgeCSS finds itself; JupyterLab declares ~100 icons as data: URLs there
-    # (--jp-icon-*, 87 KB a page) that only rules for elements a rendered notebook lacks read.
+    # A custom property stays when the page, its scripts or its other sheets name it (PurgeCSS sees its own
+    # sheet's): JupyterLab's ~100 --jp-icon-* data: URLs (87 KB a page) are read by no kept rule.
     sheets = [m[2] for m in STYLE.finditer(html)]
     outside = CUSTOM_PROPERTY.findall(STYLE.sub("", html))
     words = tokens(html)
@@ -198,8 +166,7 @@ def lean(html: str, print_page: bool = False) -> str:
 
 
 def _renamed(path: Path, text: str) -> tuple[str, str]:
-    """Write ``text`` as ``<stem>.<digest>.min.css`` beside Material's ``path`` and remove ``path``;
-    returns the old and the new name."""
+    """Write ``text`` as ``<stem>.<digest>.min.css`` in place of Material's ``path``: (old name, new name)."""
     name = f"{path.name.split('.')[0]}.{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}.min.css"
     (path.parent / name).write_text(text, encoding="utf-8")
     if name != path.name:
@@ -207,17 +174,13 @@ def _renamed(path: Path, text: str) -> tuple[str, str]:
     return path.name, name
 
 
-PALETTE_VALUE = re.compile(r"\[data-md-color-(?:primary|accent)=([\w-]+)\]")
-
-
 def _material_css(config) -> None:
     site = Path(config.site_dir)
     folder = site / "assets" / "stylesheets"
     pages = sorted(site.rglob("*.html"))
     texts = [p.read_text(encoding="utf-8") for p in pages]
-    # Pyodide's own scripts (only the Chinese book carries them) put nothing into a page: left
-    # out, both books purge against the same words and write the same stylesheet. The playground's
-    # editor, which only the Chinese book carries too, runs in both: counted in both.
+    # Pyodide's scripts (Chinese book only) add nothing to a page: left out, so both books purge alike;
+    # the playground's editor (Chinese book only too) runs in both: counted in both (shared_scripts).
     from .playground import shared_scripts
 
     scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))
@@ -245,12 +208,9 @@ def _material_css(config) -> None:
 
 
 def _minify_own(config) -> None:
-    """The book's own stylesheets and scripts (overrides/), as the site serves them: minified,
-    those the build rewrote too (the English book's playground scripts name the Chinese book's
-    copy of Pyodide and the editor: bookbuild/playground.py), as the build wrote them."""
+    """The book's own stylesheets and scripts (overrides/) minified, as the site serves them."""
     site, own = Path(config.site_dir), ROOT / "overrides"
-    targets = [site / path.relative_to(own) for path in sorted([*own.rglob("*.css"), *own.rglob("*.js")])]
-    targets = [target for target in targets if target.is_file()]
+    targets = [t for path in sorted([*own.rglob("*.css"), *own.rglob("*.js")]) if (t := site / path.relative_to(own)).is_file()]
     jobs = [{"kind": t.suffix[1:] + "-min", "text": t.read_text(encoding="utf-8")} for t in targets]   # css-min, js-min
     for target, text in zip(targets, run(jobs)):
         target.write_text(text, encoding="utf-8")

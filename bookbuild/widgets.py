@@ -1,9 +1,8 @@
 """Write the data of the interactive widgets as JSON, computed by attnkit, for this language.
 
-Each file is served at ``data/widgets/<name>.json`` (never committed) and read by the
-ES modules in overrides/assets/widgets/. The widgets compute nothing themselves, except the
-"your own sentence" widget, which runs the toy model's rules (exported here as ``toy.json``)
-and is tested against attnkit in tests/test_widgets.py.
+Served at ``data/widgets/<name>.json`` and read by overrides/assets/widgets/; the widgets compute
+nothing themselves, except the reader's own sentence, which runs the toy model's rules (``toy.json``,
+tested against attnkit in tests/test_widgets.py).
 """
 
 from __future__ import annotations
@@ -47,15 +46,9 @@ def shown_the_same(x: float, r: float) -> bool:
 
 
 def _rounded(x: float) -> float:
-    """``x`` with DECIMALS decimals, unless that would change how a widget prints it: then with 9
-    or 12 (a value within 5×10⁻⁷ of a rounding boundary, 0.12500000060372368 -> 0.125000001; a
-    positive share under 5×10⁻⁷, which prints "<0.1%", 3.384848994813164e-10 -> 3.38e-10), or
-    all its digits when those would change it too."""
-    for decimals in (DECIMALS, 9, 12):
-        r = round(x, decimals)
-        if shown_the_same(x, r):
-            return r
-    return x
+    """``x`` with DECIMALS decimals, or 9 or 12 where fewer would change how a widget prints it
+    (0.12500000060372368 -> 0.125000001, 3.384848994813164e-10 -> 3.38e-10), else all its digits."""
+    return next((r for r in (round(x, d) for d in (DECIMALS, 9, 12)) if shown_the_same(x, r)), x)
 
 
 def _list(a) -> list:
@@ -67,8 +60,7 @@ def _list(a) -> list:
 
 
 def sentence_data(sid: str, lang: str) -> dict:
-    """A tour sentence, or one of attnkit.toy.SENTENCES (in its own language): tokens, and each
-    step's weights (n, n) and output (n, d_model)."""
+    """A tour sentence or a toy.SENTENCES one: tokens, each step's weights (n, n) and output (n, d_model)."""
     if sid in TOUR_SENTENCES:
         r, focus, step = tour_sentence(sid, lang)
         text = TOUR_SENTENCES[sid].text[lang]
@@ -83,9 +75,7 @@ def sentence_data(sid: str, lang: str) -> dict:
 def toy_data(lang: str) -> dict:
     """The toy model's rules (for the reader's own sentence) and the tour's sentences."""
     return {
-        "lang": lang,
-        "features": toy.FEATURES,
-        "feature_names": toy.FEATURE_NAMES[lang],
+        "lang": lang, "features": toy.FEATURES, "feature_names": toy.FEATURE_NAMES[lang],
         "lexicon": {word: [toy.FEATURES.index(f) for f in feats] for word, feats in toy.LEXICON[lang].items()},
         "max_tokens": toy.MAX_TOKENS,
         # every digit: what JavaScript computes from
@@ -123,8 +113,7 @@ def steps_data(lang: str) -> dict:
 
 
 def heads_data(lang: str) -> dict:
-    """Four heads on one sentence: each head's weights (n, n), and for each row the word it looks
-    at most, or -1 when the row is spread evenly (attnkit.core.spread_evenly): no target to name."""
+    """Four heads on one sentence: each head's weights (n, n) and each row's top word (-1: spread evenly)."""
     r = attend_heads(TOUR_SENTENCES["cat-ball-fun"].text[lang], lang)
     focus = r.tokens.index(TOUR_SENTENCES["cat-ball-fun"].focus[lang])
     top = [[-1 if spread_evenly(row) else int(np.argmax(row)) for row in head] for head in r.weights]
@@ -142,26 +131,23 @@ def positions_data(lang: str) -> dict:
 
 
 def _live_code(module: str, name: str, reset: str) -> dict:
-    """What a widget runs in the playground's worker (Pyodide + attnkit) to train live, through its
-    "run" interface; the widget fills in the {braces}, and playground._emit sends each state back."""
+    """What a widget runs in the playground's worker to train live: the widget fills in the
+    {braces}, and playground._emit sends each state back."""
     emit = f"import playground\nfrom attnkit import {module}\nplayground._emit('{name}', {module}.live_%s)\n"
     return {"reset": emit % f"reset({reset})", "run": emit % "run({k})"}
 
 
-# ---- chapter 8: train the tiny GPT in the browser (overrides/assets/widgets/train-gpt.js) ----
-GPT_CODE = _live_code("live_training", "gpt", "seed={seed}, lr={lr}, example={example}")
-GPT_LABELS = LABELS["train-gpt"]
-
-
-LIVE_TOLERANCE = 1e-9     # how far the browser's losses may be from CPython's
-
-
 def _book_power(x: float) -> str:
-    """A power of ten as a book prints it, in either language: 1e-9 -> 10⁻⁹ (never "1e-09")."""
+    """A power of ten as a book prints it: 1e-9 -> 10⁻⁹ (a widget's fill() would print "1e-9")."""
     exponent = round(math.log10(x))
     if not math.isclose(10.0 ** exponent, x, rel_tol=1e-12):
         raise ValueError(f"_book_power expects a power of ten, got {x!r}")
     return power(exponent)
+
+
+# ---- chapter 8: train the tiny GPT in the browser (overrides/assets/widgets/train-gpt.js) ----
+GPT_CODE = _live_code("live_training", "gpt", "seed={seed}, lr={lr}, example={example}")
+LIVE_TOLERANCE = 1e-9     # how far the browser's losses may be from CPython's
 
 
 def train_gpt_data(lang: str) -> dict:
@@ -170,8 +156,8 @@ def train_gpt_data(lang: str) -> dict:
     _, losses = training.trained(**book)
     tokens, _ = copy_results.held_out(**book)
     example = tokens[0]                                            # (n,) the sequence of 8.3's figure
-    fresh = training.untrained(**book)
-    before = forward(fresh, example[None])[1]["h0"]["attn"]["weights"][0]   # (H, n, n)
+    before = forward(training.untrained(**book), example[None])[1]["h0"]["attn"]["weights"][0]   # (H, n, n)
+    labels = LABELS["train-gpt"][lang]
     return {
         "steps": book["steps"], "chunk": live_training.LIVE_CHUNK, "seed": book["seed"], "lr": book["lr"],
         "lrs": list(live_training.LIVE_LRS), "heads": book["n_heads"], "half": book["half"],
@@ -179,22 +165,18 @@ def train_gpt_data(lang: str) -> dict:
         "example": [int(t) for t in example], "letters": list(spell(example)),
         "reference": [float(x) for x in losses], "guess": math.log(book["vocab_size"]),
         "before": np.round(before, 4).tolist(), "tolerance": LIVE_TOLERANCE,
-        # The tolerance is written into the sentence here, in the book's number style: the
-        # widget's fill() would print the JavaScript number as "1e-9".
-        "code": GPT_CODE, "labels": {**GPT_LABELS[lang],
-                                     "matches": GPT_LABELS[lang]["matches"].replace("{tol}", _book_power(LIVE_TOLERANCE))},
+        "code": GPT_CODE,
+        "labels": {**labels, "matches": labels["matches"].replace("{tol}", _book_power(LIVE_TOLERANCE))},
     }
 
 
 # ---- chapter 10.3: rotate the pairs (overrides/assets/widgets/rope.js) ----
 ROPE_N = 32                 # positions 0..31 on the sliders
 ROPE_SHOWN = (0, 1)         # the pairs drawn as arrows (the fastest two)
-ROPE_LABELS = LABELS["rope"]
 
 
 def rope_data(lang: str) -> dict:
-    """Chapter 10.3's example query and key at every position: the shown pairs turned, each pair's
-    share of every score, and the scores themselves (attnkit.rope)."""
+    """Chapter 10.3's query and key at every position: the shown pairs turned, their share of each score, the scores."""
     from attnkit.rope import EXAMPLE_K, EXAMPLE_Q, pair_scores, rope_frequencies, rope_pairs, rope_score_table
 
     q, k = np.array(EXAMPLE_Q), np.array(EXAMPLE_K)              # (d,) each
@@ -210,17 +192,15 @@ def rope_data(lang: str) -> dict:
         "gap": _list(np.arange(-(ROPE_N - 1), ROPE_N)[:, None] * w[shown]),   # (2N-1, 2): offset -(N-1)..N-1
         "parts": _list(parts[:, :, shown]),                                 # (N, N, 2)
         "rest": _list(rest), "scores": _list(rope_score_table(q, k, ROPE_N)),  # (N, N) each
-        "labels": ROPE_LABELS[lang],
+        "labels": LABELS["rope"][lang],
     }
 
 
 # ---- chapter 10.1: the KV-cache calculator (overrides/assets/widgets/kv-calculator.js) ----
-# The widget multiplies, and only that: numbers per token per layer (attnkit) x bytes per number
-# x tokens kept per layer (full layers keep the context, sliding ones at most their window).
-# tests/test_kv_widget.py checks what it shows against attnkit.kv_bytes for every model and dtype.
+# The widget only multiplies: numbers per token per layer (attnkit) x bytes per number x tokens kept per
+# layer (full layers keep the context, sliding ones at most their window); tests/test_kv_widget.py checks it.
 KV_CONTEXTS = [2 ** p for p in range(10, 21)]      # the context slider: 1K ... 1M tokens
 KV_DEFAULT = {"model": "llama-3-8b", "context": 131072, "dtype": "bf16"}
-KV_LABELS = LABELS["kv-calculator"]
 
 
 def _kv_what(m, labels) -> str:
@@ -241,7 +221,7 @@ def kv_calculator_data(lang: str) -> dict:
     from attnkit.kv_bytes import DTYPE_BYTES, MODELS, kv_cache_bytes_if, kv_numbers_per_token_per_layer
     from attnkit.serving import DISPLAY_NAMES
 
-    labels = KV_LABELS[lang]
+    labels = LABELS["kv-calculator"][lang]
     models = []
     for name, m in MODELS.items():
         # One token, one byte a number, no window: the numbers a token adds to all layers.
@@ -261,25 +241,22 @@ def kv_calculator_data(lang: str) -> dict:
 # ---- chapter 11: replay the build's run, or train it live (overrides/assets/widgets/induction-replay.js) ----
 INDUCTION_CODE = _live_code("induction", "induction", "seed={seed}")
 REPLAY_TOLERANCE = 1e-9     # a live loss this close to the build's counts as the same number
-REPLAY_LABELS = LABELS["induction-replay"]
 
 
 def induction_replay_data(lang: str) -> dict:
-    """Chapter 11's widget: per saved step of the build's run, the held-out loss of the repeated
-    part, both scores of every head (rounded once, in attnkit) and every head's attention on one
-    new sequence (lower triangle, in percent); the code that trains live in Pyodide; labels."""
+    """Chapter 11's widget: per saved step of the build's run, the held-out loss, every head's scores and
+    attention on one new sequence (attnkit.induction.checkpoint); the code that trains live; labels."""
     from attnkit import induction
 
     memoize(("attnkit.induction.train_induction", "attnkit.induction.report"))   # shared with the figures
     c = induction.INDUCTION
     run = induction.trained_run()
-    held = induction.held_out()
     e = induction.example()
-    marks = [induction.checkpoint(p, held, e["tokens"]) for p in run["params"]]
-    layers, heads = c["n_layers"], c["n_heads"]
+    marks = [induction.checkpoint(p, induction.held_out(), e["tokens"]) for p in run["params"]]
+    heads = c["n_heads"]
     names = [(f"第 {l + 1} 层 · 头 {h + 1}" if lang == "zh" else f"layer {l + 1} · head {h + 1}")
-             for l in range(layers) for h in range(heads)]
-    labels = dict(REPLAY_LABELS[lang])
+             for l in range(c["n_layers"]) for h in range(heads)]
+    labels = dict(LABELS["induction-replay"][lang])
     labels["intro"] = labels["intro"].replace("{seed}", str(c["seed"])).replace("{every}", str(c["every"]))
     labels["same"] = labels["same"].replace("{tol}", _book_power(REPLAY_TOLERANCE))
     return {
@@ -293,7 +270,6 @@ def induction_replay_data(lang: str) -> dict:
 
 
 # ---- chapter 12: sample from the model of real text (overrides/assets/widgets/sample-text.js) ----
-SAMPLE_LABELS = LABELS["sample-text"]
 SAMPLE_TEMPERATURES = (0.1, 3.0)
 
 
@@ -303,24 +279,22 @@ def sample_model(lang: str) -> dict:
 
 
 def sample_weights(lang: str) -> bytes:
-    """The model's parameters as float32, little-endian, one after the other in the order of its
-    params dict (the JSON's "layout"): what sample-text.js loads."""
-    params = sample_model(lang)["params"]
-    return b"".join(np.asarray(v, dtype="<f4").tobytes() for v in params.values())
+    """The model's parameters as little-endian float32, in the order of its params dict (the JSON's "layout")."""
+    return b"".join(np.asarray(v, dtype="<f4").tobytes() for v in sample_model(lang)["params"].values())
 
 
 def sample_text_data(lang: str) -> dict:
     """The sampling widget: the vocabulary, the shapes of the weights, defaults and labels."""
     m = sample_model(lang)
     cfg = config_of(m["params"])
-    kb = round(len(sample_weights(lang)) / 1024)
+    labels = LABELS["sample-text"][lang]
     return {
         "lang": lang, "vocab": m["vocab"], "cfg": cfg,
         "layout": [[name, list(v.shape)] for name, v in m["params"].items()],
         "prompt": realtext.SAMPLE_PROMPTS[lang], "max_prompt": 200, "length": realtext.SAMPLE_LENGTH[lang],
         "defaults": {**realtext.WIDGET_DEFAULTS, "top_k": realtext.WIDGET_DEFAULTS["top_k"] or cfg["vocab_size"]},
         "limits": {"temperature": list(SAMPLE_TEMPERATURES)},
-        "labels": {**SAMPLE_LABELS[lang], "hint": SAMPLE_LABELS[lang]["hint"].replace("{kb}", str(kb))},
+        "labels": {**labels, "hint": labels["hint"].replace("{kb}", str(round(len(sample_weights(lang)) / 1024)))},
     }
 
 
@@ -328,18 +302,14 @@ BUILDERS = {"toy": toy_data, "steps": steps_data, "heads": heads_data, "position
             "train-gpt": train_gpt_data, "exercises": exercises_data,
             "rope": rope_data, "kv-calculator": kv_calculator_data, "induction-replay": induction_replay_data,
             "sample-text": sample_text_data}
-
-
 BINARY = "sample-text.bin"     # the model of 12.5 as float32 weights, beside the JSON files
 # The widgets whose data trains a model (chapters 12, 8 and 11): the data step starts them first.
 TRAINED = ("sample-text.json", "train-gpt.json", "induction-replay.json")
 
 
 def cache_paths(lang: str) -> dict[str, Path]:
-    """{file name under data/widgets/: where the data step caches it in ``lang``} (.cache/widgets/).
-    The key: the widget, the language, this file, the words, the part of attnkit this file can run
-    (bookcache.digest_for; for the exercises, also what the exercise files run, and
-    bookbuild/exercise_pages.inputs)."""
+    """{file name under data/widgets/: where the data step caches it in ``lang``}, keyed by the widget, the
+    language, this file, the words and the part of attnkit it can run (for the exercises, also theirs)."""
     from .exercise_pages import EXERCISES
 
     here = sources([Path(__file__), LABELS_FILE])
@@ -362,34 +332,22 @@ def compute(name: str, lang: str) -> bytes:
 
 
 def _to_shown(values, decimals: int = 4):
-    """Nested lists of numbers, each rounded to ``decimals`` where that prints it as before with
-    ``decimals`` and with 0 decimals (the only ways positions.js prints them), else kept whole."""
+    """Nested lists of numbers, each rounded to ``decimals`` where positions.js prints it the same
+    (with ``decimals`` and with 0), else kept whole."""
     if isinstance(values, list):
         return [_to_shown(v, decimals) for v in values]
     r = round(values, decimals)
     return r if all(f"{r:.{d}f}" == f"{values:.{d}f}" for d in (0, decimals)) else values
 
 
-# The files the site serves otherwise than the data step wrote them (see parts)
-PARTS = ("positions", "toy", "steps", "exercises")
+PARTS = ("positions", "toy", "steps", "exercises")   # served otherwise than the data step wrote them
 
 
 def parts(name: str, data: dict) -> tuple[dict, dict[str, dict]]:
-    """The file ``name`` as the site serves it, and its items' files {id: JSON}, written as
-    data/widgets/<name>/<id>.json: a widget that shows one item fetches that item alone (a first
-    visit to 3.3 fetched every exercise, 38 KB, for one). toy.json keeps the rules the reader's own
-    sentence needs (2 KB instead of 31); steps.json lists each example's id and label, and each
-    example's slider positions (its grid, 10 KB) are a file of their own, <id>.grid.json, fetched
-    when a step that uses the divisor is first shown; exercises.json stays whole (chapter lists read
-    it), and what every exercise shows is written once, as shared.json, beside a file per checked
-    question. The positions' dot products (a symmetric matrix, 25 KB of a 29 KB file) are served
-    as their upper triangle, row i from column i on (positions.js fills in the rest), with the 4
-    decimals the widget prints (18 -> 14 KB).
+    """The file ``name`` as the site serves it, and its items' files {id: JSON} (data/widgets/<name>/<id>.json)
+    that a widget showing one item fetches alone; positions.json's symmetric dot products are served as the
+    upper triangle with the 4 decimals the widget prints.
 
-    >>> whole, items = parts("exercises", {"labels": {"a": 1}, "timeout": 5, "exercises": {"x": {"t": 2}},
-    ...                                    "questions": {"y": {"v": 3}}})
-    >>> items
-    {'x': {'item': {'t': 2}}, 'shared': {'labels': {'a': 1}, 'timeout': 5}, 'question-y': {'item': {'v': 3}}}
     >>> parts("steps", {"examples": [{"id": "a", "label": "it", "q": [1], "grid": [{"divisor": 1.0}]}]})[1]
     {'a': {'item': {'id': 'a', 'label': 'it', 'q': [1], 'grid_size': 1}}, 'a.grid': {'grid': [{'divisor': 1.0}]}}
     >>> parts("positions", {"sim": [[1.0, 2.123456], [2.123456, 3.0]], "pe": [[7.49996, 0.841471]]})[0]

@@ -38,7 +38,7 @@ def test_replay_data_is_the_books_training(lang):
             assert all(abs(row.sum() - 100) <= len(row) for row in rows)
     e = induction.example()
     assert data["first"] == list(e["first"]) and data["second"] == list(e["second"])
-    other = hook.REPLAY_LABELS["en" if lang == "zh" else "zh"]
+    other = hook.LABELS["induction-replay"]["en" if lang == "zh" else "zh"]
     assert set(data["labels"]) == set(other) and data["labels"] != other
 
 

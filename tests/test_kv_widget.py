@@ -136,10 +136,10 @@ def test_keyboard_and_screen_reader(site, lang):
     widget = page.locator('[data-widget="kv-calculator"]')
     select = widget.locator("select")
     # every control has a label a screen reader reads
-    assert widget.locator(f'label[for="{select.get_attribute("id")}"]').inner_text() == hook.KV_LABELS[lang]["model"]
+    assert widget.locator(f'label[for="{select.get_attribute("id")}"]').inner_text() == hook.LABELS["kv-calculator"][lang]["model"]
     slider = widget.locator('input[type="range"]')
-    assert widget.locator(f'label[for="{slider.get_attribute("id")}"]').inner_text() == hook.KV_LABELS[lang]["context"]
-    assert widget.locator('[role="radiogroup"]').get_attribute("aria-label") == hook.KV_LABELS[lang]["dtype"]
+    assert widget.locator(f'label[for="{slider.get_attribute("id")}"]').inner_text() == hook.LABELS["kv-calculator"][lang]["context"]
+    assert widget.locator('[role="radiogroup"]').get_attribute("aria-label") == hook.LABELS["kv-calculator"][lang]["dtype"]
     # the slider by keys: one step down is half the context
     slider.focus()
     page.keyboard.press("ArrowLeft")

@@ -43,7 +43,7 @@ def test_widget_data_and_weights_are_the_books_model(lang):
         at += size
     assert at == raw.size
     other = "en" if lang == "zh" else "zh"
-    assert set(data["labels"]) == set(hook.SAMPLE_LABELS[other])
+    assert set(data["labels"]) == set(hook.LABELS["sample-text"][other])
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_unknown_characters_and_bad_settings_are_explained(browser, lang):
     page.goto(base + PAGE[lang])
     w = "[data-widget='sample-text']"
     page.wait_for_selector(f"{w}[data-mounted='yes']")
-    labels = hook.SAMPLE_LABELS[lang]
+    labels = hook.LABELS["sample-text"][lang]
     strange = "猫7" if lang == "zh" else "7猫"
     page.fill(f"{w} .sample-prompt", strange)
     page.click(f"{w} [data-action='sample']")

@@ -27,8 +27,8 @@ def test_widget_data_is_the_books_training(lang):
     assert data["lr"] in data["lrs"] and data["steps"] == training.BOOK["steps"]
     assert data["guess"] == pytest.approx(math.log(training.BOOK["vocab_size"]))
     other = "en" if lang == "zh" else "zh"
-    assert set(data["labels"]) == set(hook.GPT_LABELS[other])
-    assert data["labels"] != hook.GPT_LABELS[other]
+    assert set(data["labels"]) == set(hook.LABELS["train-gpt"][other])
+    assert data["labels"] != hook.LABELS["train-gpt"][other]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -111,7 +111,7 @@ def test_trains_in_pyodide_to_the_same_losses_as_cpython(browser):
     start.focus()
     page.keyboard.press("Enter")                                   # keyboard-operable
     _wait_steps(page, 10)
-    labels = hook.GPT_LABELS["en"]
+    labels = hook.LABELS["train-gpt"]["en"]
     # the seconds of loading are announced, and so is their end
     assert said()[:2] == [labels["loading"], labels["started"].format(steps=training.BOOK["steps"])], said()
     assert start.get_attribute("aria-pressed") is None

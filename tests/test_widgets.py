@@ -612,7 +612,7 @@ def test_rope_widget_data_is_attnkits(lang):
     shown_as(data["rest"], parts.sum(axis=-1) - parts[:, :, shown].sum(axis=-1))
     gaps = np.array(data["gap"])                                    # (2n-1, 2): offsets -(n-1)..n-1
     shown_as(gaps[n - 1 + 3], 3 * rope_frequencies(d)[shown])
-    assert set(data["labels"]) == set(hook.ROPE_LABELS["zh"]) == set(hook.ROPE_LABELS["en"])
+    assert set(data["labels"]) == set(hook.LABELS["rope"]["zh"]) == set(hook.LABELS["rope"]["en"])
 
 
 def test_rope_widget_scores_depend_only_on_the_offset():
