@@ -24,6 +24,7 @@ playground still sees the include lines.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -58,6 +59,7 @@ def markers(source: str) -> dict[int, tuple[str, int]]:
     return found
 
 
+@functools.lru_cache(maxsize=512)   # a build filters each listing 3 to 4 times: the tokenizer cost 0.1 s
 def for_language(source: str, lang: str) -> str:
     """The listing ``source`` as the ``lang`` book shows and runs it (markers removed).
 
@@ -184,9 +186,11 @@ def downloads(lang: str) -> dict[str, str]:
 
 
 def on_config(config):
+    from . import exercise_pages
     from .bookcache import MEMOIZED, freeze, memoize
 
-    freeze()            # attnkit's sources are read once per build
+    freeze()                  # attnkit's sources are read once per build,
+    exercise_pages.freeze()   # and the pages' exercises and questions found once
     memoize(MEMOIZED)   # the listings share the data step's training runs and measurements
     return config
 
