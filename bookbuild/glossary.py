@@ -20,15 +20,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from .bookcache import Store, key, load_yaml, sources
-from .html_tags import regions
+from .bookcache import load_yaml
+from .html_tags import cached, regions
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.yml"
 LANGS = ("zh", "en")
 GLOSSARY_PAGE = "glossary.md"
-TOOLTIPS = Store("tooltips", ".html")
 
 REQUIRED = ("id", "zh", "en", "short.zh", "short.en", "section.zh", "section.en")
 
@@ -161,16 +160,8 @@ def add_tooltips(html: str, lang: str) -> str:
 def on_page_content(html, page, config, files):
     if page.file.src_uri == GLOSSARY_PAGE:
         return html
-    # cached by content (bookbuild/bookcache.py): a pure function of the page's HTML, the
-    # language, docs/glossary.yml and this file; re-matching every page cost ~1 s per build
-    lang = config["theme"]["language"]
-    k = key("tooltips", 1, html, lang, sources([GLOSSARY, Path(__file__).resolve()]))
-    cached = TOOLTIPS.get(k)
-    if cached is not None:
-        return cached.decode("utf-8")
-    out = add_tooltips(html, lang)
-    TOOLTIPS.put(k, out.encode("utf-8"))
-    return out
+    lang = config["theme"]["language"]   # re-matching every page cost ~1 s per build
+    return cached("tooltips", html, lang, [GLOSSARY, Path(__file__).resolve()], lambda: add_tooltips(html, lang))
 
 
 LABELS = {
