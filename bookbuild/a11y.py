@@ -1,20 +1,15 @@
-"""Accessibility fixes written into the HTML at build time, so they are there before any script
-runs and for readers without JavaScript. tests/test_axe.py runs axe-core on the built pages.
+"""Accessibility fixes written into the HTML at build time, there before any script runs
+(tests/test_axe.py runs axe-core on the built pages):
 
-* Regions that scroll are reachable by keyboard (WCAG 2.1.1): lab notebooks' code cells and
-  display formulas (which scroll sideways on a phone) get ``tabindex="0"``, ``role="group"`` (a
-  named group, not one of dozens of landmarks) and a name; a ``<table>`` without a class, which
-  Material wraps in a scrolling box at run time, is wrapped at build time in a focusable, named
-  box that scrolls instead (assets/a11y.css). The print page gets them too (offline_pdf.py).
-* Text in the other language says so (WCAG 3.1.2), so that a screen reader reads it with that
-  language's voice: in the Chinese book a run of three or more English words (a paper's title),
-  in the English book a run of Chinese characters. Shorter runs are names and terms (Transformer,
-  GPT-2), which WCAG exempts; code, formulas and elements that have a lang are left alone.
-* Figures open at full size on a phone, where a figure drawn 700 px wide shows its labels at
-  3–7 CSS px: each is wrapped in a link to its SVG, which assets/figure-zoom.js opens in a dialog
-  (tests/test_figure_text.py measures both). Screen pages only: print is at paper size.
-* Each chapter's ``<nav>`` is named by its title (axe's landmark-unique): Material names it by the
-  label that folds it, which holds only an icon when the chapter has an index page.
+* regions that scroll take keyboard focus and a name (WCAG 2.1.1) as a ``role="group"``: notebook
+  code cells, display formulas, and class-less tables, wrapped in a box that scrolls (assets/a11y.css)
+  where Material would wrap them at run time; the print page gets them too (offline_pdf.py);
+* text in the other language has a ``lang`` (WCAG 3.1.2): in the Chinese book a run of three or more
+  English words, in the English book a run of Chinese; shorter runs are names (GPT-2), and code,
+  formulas and elements with a ``lang`` are left alone;
+* on screen, each figure links to its SVG, which assets/figure-zoom.js opens full size (a 700 px
+  figure shows its labels at 3-7 CSS px on a phone: tests/test_figure_text.py);
+* each chapter's ``<nav>`` is named by its title (Material's label for it may hold only an icon).
 """
 
 from __future__ import annotations

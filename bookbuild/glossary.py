@@ -1,14 +1,10 @@
-"""The glossary, docs/glossary.yml, as the single source of three things.
+"""The glossary, docs/glossary.yml, as the single source of three things:
 
-1. Definitions on every page: the first occurrence of each term in a page's running text (the
-   words under ``match``) is wrapped in ``<abbr class="gloss" title="short definition"
-   tabindex="0">``, which Material's ``content.tooltips`` shows on hover and focus (``tabindex``
-   lets Tab and a tap reach it). The Markdown ``abbr`` extension makes the same HTML but needs a
-   word boundary around each term, which never occurs between two Chinese characters, and wraps
-   every occurrence. Never touched: headings, links, code, math, folded answers' summaries,
-   figures and the glossary page itself.
-2. The glossary pages: macro ``{{ glossary() }}``.
-3. Chapter 7's concept table: macro ``{{ concept_table() }}`` (both registered by bookbuild/macros.py).
+1. definitions on every page: the first occurrence of each term in a page's running text is wrapped
+   in ``<abbr class="gloss" title="..." tabindex="0">`` (Material's ``content.tooltips``); Markdown's
+   ``abbr`` needs word boundaries, which Chinese lacks, and wraps every occurrence. Headings, links,
+   code, math, summaries, figures and the glossary page itself are left alone;
+2. the glossary pages, ``{{ glossary() }}``; 3. chapter 7's concept table, ``{{ concept_table() }}``.
 """
 
 from __future__ import annotations
