@@ -78,7 +78,6 @@ def entries() -> list[dict]:
     return _load(GLOSSARY.stat().st_mtime)
 
 
-_CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _SKIP = {"a", "abbr", "code", "pre", "kbd", "samp", "script", "style", "svg", "math", "button",
          "textarea", "select", "summary", "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6",
          "label", "title"}
@@ -139,9 +138,8 @@ def add_tooltips(html: str, lang: str) -> str:
             if term_id in done:
                 continue
             done.add(term_id)
-            pieces.append(chunk[last:m.start()])
-            pieces.append(f'<abbr class="gloss" data-term="{term_id}" tabindex="0" '
-                          f'title="{htmllib.escape(definition, quote=True)}">{m.group(0)}</abbr>')
+            pieces += [chunk[last:m.start()], f'<abbr class="gloss" data-term="{term_id}" tabindex="0" '
+                       f'title="{htmllib.escape(definition, quote=True)}">{m.group(0)}</abbr>']
             last = m.end()
         pieces.append(chunk[last:])
         return "".join(pieces)
@@ -160,12 +158,7 @@ def on_page_content(html, page, config, files):
     return cached("tooltips", html, lang, [GLOSSARY, Path(__file__).resolve()], lambda: add_tooltips(html, lang))
 
 
-LABELS = {
-    "zh": {"metaphor": "比喻", "formula": "公式", "attnkit": "attnkit", "section": "详见",
-           "columns": ["术语", "生活比喻", "准确含义", "公式", "attnkit", "在哪一节"]},
-    "en": {"metaphor": "Metaphor", "formula": "Formula", "attnkit": "attnkit", "section": "Explained in",
-           "columns": ["Term", "Everyday picture", "Precise meaning", "Formula", "attnkit", "Section"]},
-}
+LABELS = load_yaml(ROOT / "docs" / "labels.yml")["glossary"]   # the page's and the table's headings
 
 
 def _section_title_of(e: dict, lang: str, docs_dir: str) -> str:
@@ -211,18 +204,10 @@ def concept_table_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
     cols = LABELS[lang]["columns"]
     rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     glossary_link = _rel(GLOSSARY_PAGE, page_uri)
-    for e in entries():
-        if not e.get("table"):
-            continue
-        target = e["section"][lang]
-        cells = [
-            f"[{e[lang]}]({glossary_link}#{e['id']})",
-            e["metaphor"][lang],
-            e["short"][lang],
-            f"\\({e['formula']}\\)",
-            f"`{e['attnkit'].removeprefix('attnkit.')}`",
-            f"[{_number(_section_title_of(e, lang, docs_dir))}]({_rel(target, page_uri)})",
-        ]
+    for e in [e for e in entries() if e.get("table")]:
+        cells = [f"[{e[lang]}]({glossary_link}#{e['id']})", e["metaphor"][lang], e["short"][lang],
+                 f"\\({e['formula']}\\)", f"`{e['attnkit'].removeprefix('attnkit.')}`",
+                 f"[{_number(_section_title_of(e, lang, docs_dir))}]({_rel(e['section'][lang], page_uri)})"]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows) + "\n"
 
