@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 
 from attnkit.exercise import PAGE_SEED
 
-from .bookcache import load_yaml, text_of
+from .bookcache import load_yaml, sources, text_of
 from . import questions
 from .listings import for_language
 
@@ -109,8 +109,6 @@ def question_order(lang: str) -> list[str]:
 def inputs(lang: str) -> list:
     """What the exercises shown in ``lang`` depend on besides attnkit and their words, for the caches'
     keys: the exercise files, the [zh]/[en] filter and this file, the pages that embed them and their order."""
-    from .bookcache import sources
-
     files = sorted(EXERCISES.glob("ch*/*.py")) + [ROOT / "bookbuild" / "exercise_pages.py", ROOT / "bookbuild" / "listings.py"]
     return [sources(files), sorted(embedded_in(lang).items()), reading_order(lang), course_mode(), questions.inputs(lang)]
 
@@ -163,14 +161,9 @@ def exercise_markdown(exercise_id: str, lang: str) -> str:
     labels = LABELS[lang]
     solution = "\n".join("    " + line if line else "" for line in _code(for_language(ex.solution, lang)).splitlines())
     fold = "" if course_mode() == "graded" else f'??? success "{labels["solution"]}"\n\n{solution}\n\n'
-    return (
-        f'<div class="attn-widget screen-only" id="{anchor(exercise_id)}" data-widget="exercise" data-exercise="{exercise_id}" '
-        f'data-python></div>\n\n'
-        f'<div class="print-only" markdown>\n\n'
-        f"{labels['printStarter']}\n\n{_code(for_language(ex.starter, lang))}\n\n"
-        f"{fold}"
-        f"</div>\n"
-    )
+    return (f'<div class="attn-widget screen-only" id="{anchor(exercise_id)}" data-widget="exercise" '
+            f'data-exercise="{exercise_id}" data-python></div>\n\n<div class="print-only" markdown>\n\n'
+            f"{labels['printStarter']}\n\n{_code(for_language(ex.starter, lang))}\n\n{fold}</div>\n")
 
 
 def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
@@ -194,10 +187,8 @@ def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
         for question_id in listed:
             title = questions.load_all()[question_id][1].title[lang]
             lines.append(f"- [{html.escape(title)}]({posixpath.relpath(asked[question_id], here)}#{questions.anchor(question_id)})")
-    return (
-        f'<div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="{chapter}"></div>\n\n'
-        f'<div class="print-only" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
-    )
+    return (f'<div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="{chapter}"></div>\n\n'
+            f'<div class="print-only" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n")
 
 
 def register_macros(env) -> None:
