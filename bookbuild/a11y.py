@@ -1,27 +1,23 @@
-"""Accessibility fixes written into the HTML at build time, so they are there before any script
-runs and for readers without JavaScript. tests/test_axe.py runs axe-core on the built pages.
+"""Accessibility fixes written into the HTML at build time, there before any script runs
+(tests/test_axe.py runs axe-core on the built pages):
 
-* Regions that scroll are reachable by keyboard (WCAG 2.1.1): lab notebooks' code cells and
-  display formulas (which scroll sideways on a phone) get ``tabindex="0"``, ``role="group"`` (a
-  named group, not one of dozens of landmarks) and a name; a ``<table>`` without a class, which
-  Material wraps in a scrolling box at run time, is wrapped at build time in a focusable, named
-  box that scrolls instead (assets/a11y.css). The print page gets them too (offline_pdf.py).
-* Text in the other language says so (WCAG 3.1.2), so that a screen reader reads it with that
-  language's voice: in the Chinese book a run of three or more English words (a paper's title),
-  in the English book a run of Chinese characters. Shorter runs are names and terms (Transformer,
-  GPT-2), which WCAG exempts; code, formulas and elements that have a lang are left alone.
-* Figures open at full size on a phone, where a figure drawn 700 px wide shows its labels at
-  3–7 CSS px: each is wrapped in a link to its SVG, which assets/figure-zoom.js opens in a dialog
-  (tests/test_figure_text.py measures both). Screen pages only: print is at paper size.
-* Each chapter's ``<nav>`` is named by its title (axe's landmark-unique): Material names it by the
-  label that folds it, which holds only an icon when the chapter has an index page.
+* regions that scroll take keyboard focus and a name (WCAG 2.1.1) as a ``role="group"``: notebook
+  code cells, display formulas, and class-less tables, wrapped in a box that scrolls (assets/a11y.css)
+  where Material would wrap them at run time; the print page gets them too (offline_pdf.py);
+* text in the other language has a ``lang`` (WCAG 3.1.2): in the Chinese book a run of three or more
+  English words, in the English book a run of Chinese; shorter runs are names (GPT-2), and code,
+  formulas and elements with a ``lang`` are left alone;
+* on screen, each figure links to its SVG, which assets/figure-zoom.js opens full size (a 700 px
+  figure shows its labels at 3-7 CSS px on a phone: tests/test_figure_text.py);
+* each chapter's ``<nav>`` is named by its title (Material's label for it may hold only an icon).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from .html_tags import regions
+from .html_tags import cached, regions
 
 NOTEBOOK_CODE = re.compile(r'<div class="highlight-ipynb(?P<rest>[^"]*)"(?P<attrs>[^>]*)>')
 DISPLAY_MATH = re.compile(r'<div class="arithmatex"(?P<attrs>[^>]*)>')
@@ -31,7 +27,13 @@ NAMES = {"zh": {"code": "代码单元 {n}", "math": "公式", "table": "表格�
 
 
 def on_page_content(html, page, config, files):
-    names = NAMES[config.theme["language"]]
+    lang = config.theme["language"]   # walking every page's tags cost 0.2 s of a warm build
+    return cached("a11y", html, lang, [Path(__file__).resolve()], lambda: accessible(html, lang))
+
+
+def accessible(html: str, lang: str) -> str:
+    """``html`` with its scrolling regions focusable and named, and the other language's text marked."""
+    names = NAMES[lang]
     counter = iter(range(1, 10**6))
     focusable = 'tabindex="0" role="group" aria-label'
 
@@ -43,7 +45,7 @@ def on_page_content(html, page, config, files):
         html = NOTEBOOK_CODE.sub(code_cell, html)
     html = TABLE.sub(f'<div class="attn-table-scroll" {focusable}="{names["table"]}">' r"\g<0></div>", html)
     html = DISPLAY_MATH.sub(rf'<div class="arithmatex"\g<attrs> {focusable}="{names["math"]}">', html)
-    return language_of_parts(html, config.theme["language"])
+    return language_of_parts(html, lang)
 
 
 _WORD = r"[A-Za-z](?:[\w'’.-]|&#?\w+;)*"

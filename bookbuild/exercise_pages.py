@@ -1,34 +1,9 @@
-"""The coding exercises in the pages: what the page shows, prints and sends to the browser.
-
-Each exercise is one file, ``exercises/chN/<stem>.py`` (an ``attnkit.exercise.Exercise``). A page
-embeds one with the macro ``{{ exercise("ch3-softmax") }}``, which writes
-
-* the widget ``<div data-widget="exercise" data-exercise="ch3-softmax" data-python>``: an editor
-  with the starter code, a Check button, the result, the hints and the reference solution, each
-  folded (overrides/assets/widgets/exercise.js). The reader's code is checked in the browser by
-  ``attnkit.exercise.check`` in the playground's Python worker, offline;
-* its printed form: the starter code and the reference solution in a fold (printed open).
-
-The widget's ``id`` is the exercise's anchor, ``exercise-ch3-softmax``, which a teacher pastes
-into a syllabus (``…/ch3/softmax/#exercise-ch3-softmax``); each checked question has
-``#question-<id>`` (bookbuild/questions.py, the macro ``{{ question("…") }}``).
-
-A chapter's index page lists the chapter's exercises and checked questions with
-``{{ exercise_progress("ch3") }}``: how many of them this browser has solved or answered right
-(remembered in localStorage, never sent anywhere), a button that downloads all the reader's code
-for hand-in, and one that forgets the chapter's progress (drafts included: a shared computer).
-
-A graded course is built with ``COURSE=graded`` in the environment (``make build COURSE=graded``):
-the exercises' hints and reference solutions then stay closed until the reader's first check
-(the widget's data says ``"graded": true``), the printed pages leave the reference solutions
-and the questions' answers out, and the caches key on it. Unset (or ``COURSE=open``) is the book
-as published.
-
-:func:`exercises_data` is the widgets' JSON (``data/widgets/exercises.json``, written by
-bookbuild/widgets.py): for each exercise, as this language's book shows it, the starter code,
-the solution, the hints, the page that embeds it and the file the browser checks against (the
-exercise files travel in ``assets/playground/attnkit.zip``, bookbuild/playground.py); and every
-checked question: how its answer is checked (bookbuild/questions.py, :func:`questions.questions_data`).
+"""The coding exercises in the pages (CONTRIBUTING.md, "Add a coding exercise"): the macros
+``exercise(id)`` (the widget, whose id is the anchor ``exercise-<id>``, and its printed form) and
+``exercise_progress(chapter)`` (a chapter's exercises and checked questions, and the widget that
+counts the solved ones), and :func:`exercises_data`, the widgets' JSON (data/widgets/exercises.json,
+written by bookbuild/widgets.py). ``COURSE=graded`` builds a graded course: hints and solutions
+after a first check, no answers in print.
 """
 
 from __future__ import annotations
@@ -44,7 +19,7 @@ from mkdocs.exceptions import PluginError
 
 from attnkit.exercise import PAGE_SEED
 
-from .bookcache import load_yaml, text_of
+from .bookcache import load_yaml, sources, text_of
 from . import questions
 from .listings import for_language
 
@@ -60,8 +35,7 @@ COURSES = ("open", "graded")
 
 
 def course_mode() -> str:
-    """The kind of course the book is built for: "open" (the book as published) or "graded"
-    (``COURSE=graded``: hints and solutions after a first attempt, no answers in print)."""
+    """"open" (the book as published) or "graded" (``COURSE=graded``)."""
     value = os.environ.get("COURSE", "").strip().lower() or "open"
     if value not in COURSES:
         raise PluginError(f"exercises: COURSE={os.environ.get('COURSE')!r} is not a kind of course; "
@@ -75,22 +49,25 @@ def load_all() -> dict:
     return questions.load(sorted(EXERCISES.glob("ch*/*.py")), "EXERCISE", "exercises")
 
 
-def _for_language(source: str, lang: str) -> str:
-    """The exercise's code as the ``lang`` book shows it: the listings' [zh]/[en] filter."""
-    return for_language(source, lang)
+_EMBEDDED: dict = {}   # (lang, pattern) -> (the pages' sizes and times, where each id is)
+_FROZEN = False
 
 
-_EMBEDDED: dict = {}   # (lang, pattern) -> (the pages' sizes and times, where each id is): one read per edit
+def freeze() -> None:
+    """For the rest of this process, a build (listings.on_config), find the embeds once: it asks ~235 times."""
+    global _FROZEN
+    _FROZEN = True
 
 
 def _found(lang: str, pattern: re.Pattern) -> dict:
     """{id: (page (src_uri), offset)} for every match of ``pattern`` (its group ``id``) in
-    docs/<lang>/ (the last one of an id), found again when a page's size or modification time
-    changes (a build asks about a hundred times)."""
+    docs/<lang>/ (the last one of an id), found again when a page's size or mtime changes, unless frozen."""
+    key = (lang, pattern.pattern)
+    if _FROZEN and key in _EMBEDDED:
+        return _EMBEDDED[key][1]
     base = DOCS / lang
     paths = sorted(base.rglob("*.md"))
     stamp = tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
-    key = (lang, pattern.pattern)
     if _EMBEDDED.get(key, (None,))[0] != stamp:
         _EMBEDDED[key] = (stamp, {match["id"]: (path.relative_to(base).as_posix(), match.start())
                                   for path in paths for match in pattern.finditer(text_of(path))})
@@ -111,8 +88,7 @@ NAV_PAGE = re.compile(r"^\s*-\s+(?:[^:\n#]+:\s+)?([\w./-]+\.(?:md|py))\s*(?:#.*)
 
 
 def _order(lang: str, pattern: re.Pattern, ids) -> list[str]:
-    """``ids`` as a reader meets them: pages in the nav's order (mkdocs.yml), then from the top of a
-    page down; those no page embeds (``pattern``) last, in the order given."""
+    """``ids`` as a reader meets them (pages in the nav's order, then top down); those no page embeds last."""
     from .course import nav_pages
 
     rank = {page: i for i, page in enumerate(nav_pages())}
@@ -131,19 +107,14 @@ def question_order(lang: str) -> list[str]:
 
 
 def inputs(lang: str) -> list:
-    """What the exercises shown in ``lang`` depend on besides attnkit, for the caches' keys (the
-    widgets' data, and the converted pages that name ``exercise``): the exercise files, the
-    [zh]/[en] filter (bookbuild/listings.py) and this file, which page embeds each exercise, and the
-    order a reader meets them in (mkdocs.yml's nav, the pages' embeds). The words, in
-    docs/widget-labels.yml, are in every widget's key (bookbuild/widgets.py)."""
-    from .bookcache import sources
-
+    """What the exercises shown in ``lang`` depend on besides attnkit and their words, for the caches'
+    keys: the exercise files, the [zh]/[en] filter and this file, the pages that embed them and their order."""
     files = sorted(EXERCISES.glob("ch*/*.py")) + [ROOT / "bookbuild" / "exercise_pages.py", ROOT / "bookbuild" / "listings.py"]
     return [sources(files), sorted(embedded_in(lang).items()), reading_order(lang), course_mode(), questions.inputs(lang)]
 
 
 def _url(page: str | None) -> str | None:
-    """A page's URL from its language's site root (directory URLs): ch3/softmax.md -> ch3/softmax/."""
+    """A page's URL from its language's site root: ch3/softmax.md -> ch3/softmax/."""
     if page is None:
         return None
     stem = page[: -len(".md")]
@@ -155,16 +126,14 @@ def anchor(exercise_id: str) -> str:
 
 
 def anchors(lang: str) -> dict:
-    """{exercise or question id: its URL from the language's site root, with its anchor}, for
-    every exercise and question embedded in ``lang``'s book (what a syllabus links to)."""
+    """{exercise or question id: its URL, with its anchor} in ``lang``'s book (what a syllabus links to)."""
     found = {i: f"{_url(p)}#{anchor(i)}" for i, p in embedded_in(lang).items()}
     found.update({i: f"{_url(p)}#{questions.anchor(i)}" for i, p in questions.embedded_in(lang).items()})
     return found
 
 
 def exercises_data(lang: str) -> dict:
-    """The widgets' data: labels, the kind of course, every exercise as this language's book shows
-    it, and every checked question (how its answer is checked)."""
+    """The widgets' data: labels, the kind of course, every exercise and every checked question."""
     pages = embedded_in(lang)
     data = {}
     exercises = load_all()
@@ -173,7 +142,7 @@ def exercises_data(lang: str) -> dict:
         data[exercise_id] = {
             "title": ex.title[lang], "function": ex.function, "file": path,
             "chapter": path.split("/")[1], "url": _url(pages.get(exercise_id)), "anchor": anchor(exercise_id),
-            "starter": _for_language(ex.starter, lang), "solution": _for_language(ex.solution, lang),
+            "starter": for_language(ex.starter, lang), "solution": for_language(ex.solution, lang),
             "hints": [{"about": c.about[lang], "hint": c.hint[lang]} for c in ex.cases],
             "drawn": len(ex.draw(PAGE_SEED)),
         }
@@ -187,25 +156,18 @@ def _code(source: str) -> str:
 
 
 def exercise_markdown(exercise_id: str, lang: str) -> str:
-    """The widget, whose id is the exercise's anchor, and its printed form (starter code, and the
-    solution in a fold, except in a graded course)."""
+    """The widget and its printed form (starter code, and the solution in a fold unless graded)."""
     _, ex = questions.get(load_all(), exercise_id, "exercises")
     labels = LABELS[lang]
-    solution = "\n".join("    " + line if line else "" for line in _code(_for_language(ex.solution, lang)).splitlines())
+    solution = "\n".join("    " + line if line else "" for line in _code(for_language(ex.solution, lang)).splitlines())
     fold = "" if course_mode() == "graded" else f'??? success "{labels["solution"]}"\n\n{solution}\n\n'
-    return (
-        f'<div class="attn-widget screen-only" id="{anchor(exercise_id)}" data-widget="exercise" data-exercise="{exercise_id}" '
-        f'data-python></div>\n\n'
-        f'<div class="print-only" markdown>\n\n'
-        f"{labels['printStarter']}\n\n{_code(_for_language(ex.starter, lang))}\n\n"
-        f"{fold}"
-        f"</div>\n"
-    )
+    return (f'<div class="attn-widget screen-only" id="{anchor(exercise_id)}" data-widget="exercise" '
+            f'data-exercise="{exercise_id}" data-python></div>\n\n<div class="print-only" markdown>\n\n'
+            f"{labels['printStarter']}\n\n{_code(for_language(ex.starter, lang))}\n\n{fold}</div>\n")
 
 
 def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
-    """The chapter's exercises and checked questions with links to their anchors, and the widget
-    that counts the solved and the answered ones."""
+    """The chapter's exercises and checked questions, linked, and the widget that counts them."""
     pages = embedded_in(lang)
     exercises = load_all()
     items = [(i, exercises[i][1]) for i in reading_order(lang) if exercises[i][0].split("/")[1] == chapter]
@@ -225,10 +187,8 @@ def progress_markdown(chapter: str, lang: str, src_uri: str) -> str:
         for question_id in listed:
             title = questions.load_all()[question_id][1].title[lang]
             lines.append(f"- [{html.escape(title)}]({posixpath.relpath(asked[question_id], here)}#{questions.anchor(question_id)})")
-    return (
-        f'<div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="{chapter}"></div>\n\n'
-        f'<div class="print-only" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n"
-    )
+    return (f'<div class="attn-widget screen-only" data-widget="exercise-progress" data-chapter="{chapter}"></div>\n\n'
+            f'<div class="print-only" markdown>\n\n' + "\n".join(lines) + "\n\n</div>\n")
 
 
 def register_macros(env) -> None:
@@ -236,8 +196,7 @@ def register_macros(env) -> None:
 
     @env.macro
     def question(question_id: str, n: int | None = None) -> str:
-        """A checked question (bookbuild/questions.py): the question, the widget, the answer in a fold;
-        ``n`` numbers it among the page's folded questions."""
+        """A checked question (bookbuild/questions.py); ``n`` numbers it among the page's folded questions."""
         return questions.question_markdown(question_id, env.conf["theme"]["language"], graded=course_mode() == "graded", n=n)
 
     @env.macro

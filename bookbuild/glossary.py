@@ -1,14 +1,10 @@
-"""The glossary, docs/glossary.yml, as the single source of three things.
+"""The glossary, docs/glossary.yml, as the single source of three things:
 
-1. Definitions on every page: the first occurrence of each term in a page's running text (the
-   words under ``match``) is wrapped in ``<abbr class="gloss" title="short definition"
-   tabindex="0">``, which Material's ``content.tooltips`` shows on hover and focus (``tabindex``
-   lets Tab and a tap reach it). The Markdown ``abbr`` extension makes the same HTML but needs a
-   word boundary around each term, which never occurs between two Chinese characters, and wraps
-   every occurrence. Never touched: headings, links, code, math, folded answers' summaries,
-   figures and the glossary page itself.
-2. The glossary pages: macro ``{{ glossary() }}``.
-3. Chapter 7's concept table: macro ``{{ concept_table() }}`` (both registered by bookbuild/macros.py).
+1. definitions on every page: the first occurrence of each term in a page's running text is wrapped
+   in ``<abbr class="gloss" title="..." tabindex="0">`` (Material's ``content.tooltips``); Markdown's
+   ``abbr`` needs word boundaries, which Chinese lacks, and wraps every occurrence. Headings, links,
+   code, math, summaries, figures and the glossary page itself are left alone;
+2. the glossary pages, ``{{ glossary() }}``; 3. chapter 7's concept table, ``{{ concept_table() }}``.
 """
 
 from __future__ import annotations
@@ -20,15 +16,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from .bookcache import Store, key, load_yaml, sources
-from .html_tags import regions
+from .bookcache import load_yaml
+from .html_tags import cached, regions
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.yml"
 LANGS = ("zh", "en")
 GLOSSARY_PAGE = "glossary.md"
-TOOLTIPS = Store("tooltips", ".html")
 
 REQUIRED = ("id", "zh", "en", "short.zh", "short.en", "section.zh", "section.en")
 
@@ -83,7 +78,6 @@ def entries() -> list[dict]:
     return _load(GLOSSARY.stat().st_mtime)
 
 
-_CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _SKIP = {"a", "abbr", "code", "pre", "kbd", "samp", "script", "style", "svg", "math", "button",
          "textarea", "select", "summary", "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6",
          "label", "title"}
@@ -144,9 +138,8 @@ def add_tooltips(html: str, lang: str) -> str:
             if term_id in done:
                 continue
             done.add(term_id)
-            pieces.append(chunk[last:m.start()])
-            pieces.append(f'<abbr class="gloss" data-term="{term_id}" tabindex="0" '
-                          f'title="{htmllib.escape(definition, quote=True)}">{m.group(0)}</abbr>')
+            pieces += [chunk[last:m.start()], f'<abbr class="gloss" data-term="{term_id}" tabindex="0" '
+                       f'title="{htmllib.escape(definition, quote=True)}">{m.group(0)}</abbr>']
             last = m.end()
         pieces.append(chunk[last:])
         return "".join(pieces)
@@ -161,24 +154,11 @@ def add_tooltips(html: str, lang: str) -> str:
 def on_page_content(html, page, config, files):
     if page.file.src_uri == GLOSSARY_PAGE:
         return html
-    # cached by content (bookbuild/bookcache.py): a pure function of the page's HTML, the
-    # language, docs/glossary.yml and this file; re-matching every page cost ~1 s per build
-    lang = config["theme"]["language"]
-    k = key("tooltips", 1, html, lang, sources([GLOSSARY, Path(__file__).resolve()]))
-    cached = TOOLTIPS.get(k)
-    if cached is not None:
-        return cached.decode("utf-8")
-    out = add_tooltips(html, lang)
-    TOOLTIPS.put(k, out.encode("utf-8"))
-    return out
+    lang = config["theme"]["language"]   # re-matching every page cost ~1 s per build
+    return cached("tooltips", html, lang, [GLOSSARY, Path(__file__).resolve()], lambda: add_tooltips(html, lang))
 
 
-LABELS = {
-    "zh": {"metaphor": "比喻", "formula": "公式", "attnkit": "attnkit", "section": "详见",
-           "columns": ["术语", "生活比喻", "准确含义", "公式", "attnkit", "在哪一节"]},
-    "en": {"metaphor": "Metaphor", "formula": "Formula", "attnkit": "attnkit", "section": "Explained in",
-           "columns": ["Term", "Everyday picture", "Precise meaning", "Formula", "attnkit", "Section"]},
-}
+LABELS = load_yaml(ROOT / "docs" / "labels.yml")["glossary"]   # the page's and the table's headings
 
 
 def _section_title_of(e: dict, lang: str, docs_dir: str) -> str:
@@ -224,18 +204,10 @@ def concept_table_markdown(lang: str, docs_dir: str, page_uri: str) -> str:
     cols = LABELS[lang]["columns"]
     rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     glossary_link = _rel(GLOSSARY_PAGE, page_uri)
-    for e in entries():
-        if not e.get("table"):
-            continue
-        target = e["section"][lang]
-        cells = [
-            f"[{e[lang]}]({glossary_link}#{e['id']})",
-            e["metaphor"][lang],
-            e["short"][lang],
-            f"\\({e['formula']}\\)",
-            f"`{e['attnkit'].removeprefix('attnkit.')}`",
-            f"[{_number(_section_title_of(e, lang, docs_dir))}]({_rel(target, page_uri)})",
-        ]
+    for e in [e for e in entries() if e.get("table")]:
+        cells = [f"[{e[lang]}]({glossary_link}#{e['id']})", e["metaphor"][lang], e["short"][lang],
+                 f"\\({e['formula']}\\)", f"`{e['attnkit'].removeprefix('attnkit.')}`",
+                 f"[{_number(_section_title_of(e, lang, docs_dir))}]({_rel(e['section'][lang], page_uri)})"]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows) + "\n"
 

@@ -1,29 +1,16 @@
-"""A listing as one language's reader sees it: the ``# [zh]`` / ``# [en]`` line convention.
-
-One file ``snippets/chN/<name>.py`` serves both books. A line whose comment ends with the marker
-``[zh]`` belongs to the Chinese book only, ``[en]`` to the English book only; every other line
-belongs to both. :func:`for_language` keeps the lines of one language and removes the markers:
-
-    sentence = "小猫追着球跑"            # [zh]     ->  kept in zh as  sentence = "小猫追着球跑"
-    sentence = "the cat chased"         # [en]     ->  kept in en as  sentence = "the cat chased"
-    # 每个词一个分数 [zh]                          ->  kept in zh as  # 每个词一个分数
-    scores = q @ k.T  # (n, n)                     ->  kept in both, unchanged
-
-Only a marker at the very end of a real comment counts (Python's own tokenizer finds them), so a
-string that happens to end in "[en]" is left alone. The filter needs only the standard library:
-a reader runs ``tools/listings.py`` without MkDocs.
-
-In the build, a page includes a listing with a fence holding one line, ``--8<-- "chN/name.py"``
-(```` ```python exec="on" source="above" result="text" ````, markdown-exec's form; the book runs
-its listings itself). :func:`on_page_markdown` replaces the fence with the file filtered for the
-page's language and, under it, what that code prints (:func:`output`, run at build time and
-cached by content). It runs after the plugins' and bookbuild/playground.py's ``on_page_markdown``
-(bookbuild/hooks.py): the macros plugin never sees the code (no Jinja in listings), and the
-playground still sees the include lines.
+"""A listing as one language's reader sees it (CONTRIBUTING.md, "Add a listing"): a line whose
+comment ends with the marker ``[zh]`` belongs to the Chinese book only, ``[en]`` to the English
+book only, every other line to both; :func:`for_language` keeps one language's lines, markers
+removed. Only a marker at the very end of a real comment counts (Python's tokenizer finds them).
+In the build, :func:`on_page_markdown` replaces a fence that includes ``snippets/chN/name.py`` with
+the filtered file and what it prints (:func:`output`, run at build time and cached by content),
+after the macros (no Jinja in listings) and the playground (which sees the include lines).
+Only the standard library is imported at the top: tools/listings.py runs without MkDocs.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -58,6 +45,7 @@ def markers(source: str) -> dict[int, tuple[str, int]]:
     return found
 
 
+@functools.lru_cache(maxsize=512)   # a build filters each listing 3 to 4 times: the tokenizer cost 0.1 s
 def for_language(source: str, lang: str) -> str:
     """The listing ``source`` as the ``lang`` book shows and runs it (markers removed).
 
@@ -81,20 +69,13 @@ def for_language(source: str, lang: str) -> str:
 
 
 # A listing on a page: an executed fence whose only line includes one file of snippets/.
-FENCE = re.compile(
-    r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python exec="on"[^\n]*\n'
-    r'(?P=indent)--8<--\s+"(?P<path>[^"]+\.py)"\s*\n'
-    r'(?P=indent)(?P=fence)[ \t]*$',
-    re.M,
-)
-
-
+FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python exec="on"[^\n]*\n'
+                   r'(?P=indent)--8<--\s+"(?P<path>[^"]+\.py)"\s*\n(?P=indent)(?P=fence)[ \t]*$', re.M)
 SNIPPETS = Path(__file__).resolve().parents[1] / "snippets"
 
 
 def expand(markdown: str, lang: str, page: str = "a page") -> str:
-    """Replace each listing fence with the listing for ``lang`` and, under it, what it printed
-    (:func:`output`): two plain fences the page's Markdown renders like any other code."""
+    """Each listing fence replaced by two plain fences: the listing for ``lang`` and what it printed."""
     from mkdocs.exceptions import PluginError
 
     def replace(match):
@@ -119,11 +100,9 @@ def expand(markdown: str, lang: str, page: str = "a page") -> str:
 
 
 def output(code: str, where: str) -> str:
-    """What ``code`` prints, run in this process as ``python`` would run the file, cached in
-    .cache/listings/ under the code, the part of attnkit it can run (its imports, followed:
-    bookcache.digest_for) and the environment (bookbuild/bookcache.py). A listing that raises is logged as
-    an error with ``where`` and the lines of the listing the error passed through: the strict
-    build fails at its end, after reporting every other problem too."""
+    """What ``code`` prints, cached in .cache/listings/ under the code, the part of attnkit it can run
+    and the environment. A listing that raises is logged as an error with ``where`` and the lines the
+    error passed through: the strict build fails at its end, after reporting every other problem."""
     import logging
 
     from mkdocs.exceptions import PluginError
@@ -144,8 +123,7 @@ def output(code: str, where: str) -> str:
 
 
 def run(code: str, where: str) -> str:
-    """Run ``code`` in a fresh namespace and return what it printed. NumPy's print options are
-    restored afterwards, so one listing cannot change how the next prints."""
+    """What ``code`` printed, run in a fresh namespace (NumPy's print options restored after it)."""
     import contextlib
     import sys
     import traceback
@@ -170,10 +148,8 @@ def run(code: str, where: str) -> str:
 
 
 def download_path(name: str) -> str:
-    """Where ``chN/stem.py`` is served, from the language's site root: a plain Python file in one
-    language, to download and run with `python` (attnkit installed). The page's "edit and run"
-    control (overrides/assets/widgets/listing.js) starts from the same file: the page, the
-    download and the in-page editor hold the same text."""
+    """Where ``chN/stem.py`` is served, in one language, from the language's site root: the download
+    and the page's "edit and run" control (overrides/assets/widgets/listing.js) hold the page's text."""
     return f"listings/{name}"
 
 
@@ -184,10 +160,12 @@ def downloads(lang: str) -> dict[str, str]:
 
 
 def on_config(config):
+    from . import exercise_pages
     from .bookcache import MEMOIZED, freeze, memoize
 
-    freeze()            # attnkit's sources are read once per build
-    memoize(MEMOIZED)   # the listings share the data step's training runs and measurements
+    freeze()                  # attnkit's sources are read once per build,
+    exercise_pages.freeze()   # and the pages' exercises and questions found once
+    memoize(MEMOIZED)         # the listings share the data step's training runs and measurements
     return config
 
 

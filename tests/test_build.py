@@ -551,8 +551,10 @@ def test_serve_shows_a_figure_and_a_listing_edit_exactly_as_a_cold_build(tmp_pat
 
 def test_contributing_lists_every_cache_the_hooks_keep():
     """A contributor reads CONTRIBUTING.md's table to know what a cache holds and what
-    invalidates it: every Store("name") of bookbuild/ has its row there."""
-    names = {m for path in BOOKBUILD.glob("*.py") for m in re.findall(r'Store\("([\w-]+)"', path.read_text(encoding="utf-8"))}
+    invalidates it: every Store("name") of bookbuild/, and every html_tags.cached("name", ...), has its row there."""
+    names = {m for path in BOOKBUILD.glob("*.py")
+             for m in re.findall(r'\b(?:Store|cached)\("([\w-]+)"', path.read_text(encoding="utf-8"))}
+    assert {"tooltips", "a11y"} <= names
     table = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     missing = sorted(n for n in names if f"`.cache/{n}/" not in table)
     assert not missing, "CONTRIBUTING.md's cache table has no row for " + ", ".join(f".cache/{n}/" for n in missing)

@@ -379,7 +379,7 @@ def solution_lines(lang: str) -> dict[str, list[str]]:
     printed_text = squeeze(print_page_facts(lang)["printedText"])
     found = {}
     for exercise_id, (_, ex) in exercise_pages.load_all().items():
-        lines = [line.split("#")[0].strip() for line in exercise_pages._for_language(ex.solution, lang).splitlines()]
+        lines = [line.split("#")[0].strip() for line in exercise_pages.for_language(ex.solution, lang).splitlines()]
         own = [line for line in lines if len(squeeze(line)) >= 10 and printed_text.count(squeeze(line)) == 1]
         if own:
             found[exercise_id] = own
@@ -438,7 +438,7 @@ def test_exercises_print_as_worksheets(lang):
     squeezed = squeeze(text)
     for exercise_id in embedded:
         _, ex = exercise_pages.load_all()[exercise_id]
-        starter = [line.strip() for line in exercise_pages._for_language(ex.starter, lang).splitlines() if line.strip()]
+        starter = [line.strip() for line in exercise_pages.for_language(ex.starter, lang).splitlines() if line.strip()]
         assert printed(max(starter, key=len), squeezed), f"{lang}: {exercise_id}'s starting code is not printed"
 
 
