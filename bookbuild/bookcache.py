@@ -183,42 +183,25 @@ def parse_imports(source: str, package: str | None = None) -> list[str] | None:
     """The attnkit files (relative to attnkit/) that ``source`` imports itself, or None if it cannot be
     told (importlib). ``package``: the source's dotted package (for relative imports), None outside attnkit."""
     import ast
-
-    found: set[str] = set()
-
-    def add(dotted: str) -> None:
-        parts = dotted.split(".")
-        for n in range(1, len(parts) + 1):   # every package on the way, then the module itself
-            path = _module_file(".".join(parts[:n]))
-            if path is not None:
-                found.add(path.relative_to(ATTNKIT).as_posix())
+    from importlib.util import resolve_name
 
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return None
+    names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                add(alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                if package is None:
-                    continue
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            if not module.startswith("attnkit"):
-                continue
-            add(module)
-            for alias in node.names:
-                if _module_file(f"{module}.{alias.name}") is not None:
-                    add(f"{module}.{alias.name}")
+            names += [alias.name.split(".") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and (package or not node.level):
+            module = resolve_name("." * node.level + (node.module or ""), package) if node.level else node.module
+            names += [f"{module}.{alias.name}".split(".") for alias in node.names]
         elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in
               ("import_module", "__import__") and package != "attnkit.figures"):
             return None
-    return sorted(found)
+    # each module and every package on the way to it
+    found = {_module_file(".".join(parts[:n])) for parts in names for n in range(1, len(parts) + 1)} - {None}
+    return sorted(path.relative_to(ATTNKIT).as_posix() for path in found)
 
 
 _IMPORTS: dict[tuple, list[str] | None] = {}
@@ -252,19 +235,15 @@ def closure(files: Iterable[Path]) -> set[Path] | None:
 def digest_for(files: Iterable[Path] = (), code: str | None = None) -> str:
     """Digest of the part of attnkit that ``files`` (and the Python ``code``) can run: the files they
     import, directly or not, and the corpus. Every file of attnkit when that cannot be told."""
-    files = tuple(sorted(files))
-    k = (files, code)
-    if k in _FROZEN:
-        return _FROZEN[k]
-    starts = list(files)
-    if code is not None:
-        direct = imports_of(code)
-        starts = None if direct is None else starts + [ATTNKIT / name for name in direct]
-    found = None if starts is None else closure(starts)
-    digest = attnkit_digest(True) if found is None else sources(sorted(found) + _corpus())
-    if _FROZEN.get("frozen"):
+    k = (files := tuple(sorted(files)), code)
+    if k not in _FROZEN:
+        direct = [] if code is None else imports_of(code)
+        found = None if direct is None else closure([*files, *(ATTNKIT / name for name in direct)])
+        digest = attnkit_digest(True) if found is None else sources(sorted(found) + _corpus())
+        if not _FROZEN.get("frozen"):
+            return digest
         _FROZEN[k] = digest
-    return digest
+    return _FROZEN[k]
 
 
 def _version(module: str) -> str:
