@@ -25,12 +25,10 @@ def jobs(langs=LANGS) -> list[tuple[str, str, str, str]]:
     other widgets, then the figures (which find the training runs in the memo)."""
     from . import figures, widgets
 
-    def first(job):
-        return widgets.TRAINED.index(job[2]) if job[2] in widgets.TRAINED else len(widgets.TRAINED)
-
     paths = {lang: widgets.cache_paths(lang) for lang in langs}
     todo = sorted([("widget", lang, name, str(path)) for name in paths[langs[0]] for lang in langs
-                   if not (path := paths[lang][name]).is_file()], key=first)
+                   if not (path := paths[lang][name]).is_file()],
+                  key=lambda job: (*widgets.TRAINED, job[2]).index(job[2]))   # TRAINED's order, then the others
     registry = figures.registry()
     return todo + [("figure", lang, fig_id, str(path)) for lang in langs
                    for fig_id, path in figures.cache_paths(lang, registry).items() if not path.is_file()]
