@@ -45,13 +45,12 @@ PRELOAD = ["__main__", "mkdocs.commands.build", "mkdocs.config", "material.plugi
            "matplotlib", "nbconvert", "jupytext"]
 PYODIDE_URL = "/assets/pyodide/"
 RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
-const {lang, version} = document.currentScript.dataset;
-(async () => { for (;;) {
+(async ({lang, version}) => { for (;;) {
   try {
     const r = await fetch(`/__serve__/wait?lang=${lang}&version=${version}`, {cache: "no-store"});
     if ((await r.json()).changed) return location.reload();
   } catch (e) { await new Promise((ok) => setTimeout(ok, 1000)); }
-} })();
+} })(document.currentScript.dataset);
 """
 
 
