@@ -8,15 +8,20 @@ are written atomically and never evicted by a build. :func:`memo`: a disk-memoiz
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import hashlib
+import importlib
+import inspect
 import json
 import os
 import pickle
 import platform
 import sys
 from collections.abc import Iterable
+from importlib.metadata import PackageNotFoundError, version
+from importlib.util import resolve_name
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,9 +187,6 @@ def imports_of(source: str, package: str | None = None) -> list[str] | None:
 def parse_imports(source: str, package: str | None = None) -> list[str] | None:
     """The attnkit files (relative to attnkit/) that ``source`` imports itself, or None if it cannot be
     told (importlib). ``package``: the source's dotted package (for relative imports), None outside attnkit."""
-    import ast
-    from importlib.util import resolve_name
-
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -247,8 +249,6 @@ def digest_for(files: Iterable[Path] = (), code: str | None = None) -> str:
 
 
 def _version(module: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(module)
     except PackageNotFoundError:
@@ -279,8 +279,6 @@ def memo(fn, *args, **kwargs):
     attnkit its module can run, the environment, its name and its arguments as it binds them (defaults
     filled in: ``f("a")`` and ``f("a", seed=3)`` are one entry when 3 is the default). What cannot be
     pickled is not cached. Two processes asking at once compute it once (:func:`locked`)."""
-    import inspect
-
     if getattr(fn, "_memoized", False):   # already a memo of its function (memoize(), then a page's memo)
         return fn(*args, **kwargs)
     try:
@@ -327,8 +325,6 @@ _MEMOIZED: dict[str, list[tuple]] = {}   # name -> [(module, global name, the fu
 def memoize(names: Iterable[str]) -> None:
     """Replace each attnkit function ``"attnkit.module.function"`` (:data:`MEMOIZED`) by :func:`memo` of it,
     in its module and wherever a loaded attnkit module imported it by name (outside attnkit/figures/ only)."""
-    import importlib
-
     for name in names:
         if name in _MEMOIZED:
             continue

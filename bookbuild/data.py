@@ -7,6 +7,7 @@ the training runs first (memoized in .cache/memo/, shared by both languages), a 
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import os
 import sys
@@ -97,8 +98,6 @@ def compute(kind: str, lang: str, name: str, path: str) -> float:
 
 
 def main(argv=None) -> None:
-    import argparse
-
     parser = argparse.ArgumentParser(description="Compute the book's figures and widget data (make data).")
     parser.add_argument("--lang", choices=[*LANGS, "both"], default="both")
     args = parser.parse_args(argv)

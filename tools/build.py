@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
+import logging
 import multiprocessing
 import os
 import shutil
@@ -39,8 +41,6 @@ def set_environment(builds: int) -> None:
 def _load(lang: str, site_dir: str, quiet: bool = True):
     """The config, loaded as ``mkdocs build --strict`` loads it, the plugins started; MkDocs'
     messages prefixed with the language (its INFO lines only when ``quiet`` is false)."""
-    import logging
-
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     sys.path.insert(0, str(ROOT))   # this repository's attnkit, not an editable install's (another clone)
     from mkdocs.config import load_config
@@ -61,8 +61,6 @@ def build_one(lang: str, site_dir: str, quiet: bool = True, group: bool = False)
     MkDocs' message and exits with 1. ``group``: in a process group of its own (serve stops it with all it
     started). Its CPU seconds, its kernels' too, go to ``<site_dir>.cpu`` for serve's log; BOOK_PROFILE=<folder>
     writes a cProfile of it there."""
-    import cProfile
-
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
