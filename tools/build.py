@@ -4,18 +4,17 @@
     python tools/build.py --lang en    # one language only (into site/en/)
     python tools/build.py -d /tmp/out  # somewhere else
 
-First the figures and the widgets' data that the caches miss are computed (bookbuild/data.py,
-`make data`), with a line per job. Then each language is one ``mkdocs build --strict``
-(:func:`build_one`) in a fresh process, so nothing imported by an earlier build (an old attnkit,
-an old hook) can reach it, into a folder next to the target; the folders are moved into place
-only when both succeeded, so a failed build never leaves half a site. tools/serve.py forks its
-builds from :func:`build_one` too.
+Each language is one ``mkdocs build --strict`` (:func:`build_one`, which tools/serve.py forks too) in
+a fresh process, so nothing an earlier build imported (an old attnkit, an old hook) reaches it, into a
+folder next to the target, moved into place only when both succeeded: never half a site.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
+import logging
 import multiprocessing
 import os
 import shutil
@@ -31,10 +30,9 @@ LANGS = ("zh", "en")
 
 
 def set_environment(builds: int) -> None:
-    """For the build processes started from now on: each language's figure workers take their share
-    of the cores (BOOK_BUILDS_AT_ONCE), and one BLAS thread per process, as the languages and their
-    workers already run on every core and BLAS threads on top fight for them (chapter 12's training
-    took 2.5 s a step instead of 0.33 s at a load of 25). A caller's BLAS setting wins."""
+    """For the builds started from now on: each language's data workers take their share of the cores
+    (BOOK_BUILDS_AT_ONCE), and one BLAS thread per process, as the processes already fill the cores (more:
+    chapter 12's training took 2.5 s a step instead of 0.33 s). A caller's BLAS setting wins."""
     os.environ.update(NO_MKDOCS_2_WARNING="1", BOOK_BUILDS_AT_ONCE=str(builds))
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
@@ -43,21 +41,15 @@ def set_environment(builds: int) -> None:
 def _load(lang: str, site_dir: str, quiet: bool = True):
     """The config, loaded as ``mkdocs build --strict`` loads it, the plugins started; MkDocs'
     messages prefixed with the language (its INFO lines only when ``quiet`` is false)."""
-    import logging
-
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    # This repository's attnkit, not whichever one the environment finds first (an editable
-    # install may point at another clone): what `python -m mkdocs` in ROOT does with its cwd.
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT))   # this repository's attnkit, not an editable install's (another clone)
     from mkdocs.config import load_config
 
     logging.basicConfig(format=f"[{lang}] %(levelname)-7s -  %(message)s")
-    try:   # jieba's logger says DEBUG when it is imported (by Material's search): quiet it first
+    with contextlib.suppress(ImportError):   # jieba's logger says DEBUG once imported (by Material's search)
         import jieba
 
         jieba.setLogLevel(logging.WARNING)
-    except ImportError:
-        pass
     logging.getLogger("mkdocs").setLevel(logging.WARNING if quiet else logging.INFO)
     config = load_config(config_file=str(CONFIGS[lang]), site_dir=site_dir, strict=True)
     config.plugins.on_startup(command="build", dirty=False)
@@ -65,14 +57,10 @@ def _load(lang: str, site_dir: str, quiet: bool = True):
 
 
 def build_one(lang: str, site_dir: str, quiet: bool = True, group: bool = False) -> None:
-    """Build one language into ``site_dir`` in this process (the body of ``mkdocs build``): a failure
-    prints MkDocs' message, as the `mkdocs` command does, and exits with 1. ``group``: in a process
-    group of its own, so that tools/serve.py stops it with everything it started. The CPU seconds it
-    took, with the notebook kernels it waited for, go to ``<site_dir>.cpu`` for serve's log (on a
-    shared machine the wall time says more about the neighbours); BOOK_PROFILE=<folder> writes a
-    cProfile of it there."""
-    import cProfile
-
+    """Build one language into ``site_dir`` in this process (``mkdocs build``'s body); a failure prints
+    MkDocs' message and exits with 1. ``group``: in a process group of its own (serve stops it with all it
+    started). Its CPU seconds, its kernels' too, go to ``<site_dir>.cpu`` for serve's log; BOOK_PROFILE=<folder>
+    writes a cProfile of it there."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
@@ -99,8 +87,7 @@ def build_one(lang: str, site_dir: str, quiet: bool = True, group: bool = False)
 
 
 def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict[str, float]:
-    """Build ``langs`` in parallel into ``target`` (zh at target/, en at target/en/). Returns the
-    seconds each language took."""
+    """Build ``langs`` in parallel into ``target`` (zh at target/, en at target/en/); the seconds of each."""
     target = Path(target).resolve()
     sys.path.insert(0, str(ROOT))
     from bookbuild import data
@@ -135,9 +122,8 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
 
 
 def copy_repo(dest: Path, caches: bool) -> Path:
-    """The working tree (tracked and untracked, not ignored) copied to ``dest``, with node_modules
-    and the downloaded Pyodide linked; ``caches`` copies the content-keyed build caches too.
-    For tests and benchmarks that edit sources (tests/test_build.py, bench/bench.py)."""
+    """The working tree (tracked and untracked, not ignored) copied to ``dest`` for tests and benchmarks that
+    edit sources, node_modules and the downloaded Pyodide linked; ``caches``: the build caches copied too."""
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
                            capture_output=True, check=True).stdout.decode().split("\0")
     for name in filter(None, files):

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Optional: PyTorch, only as a reference in tests/test_core.py (attnkit itself never uses it).
-# Installed only when a CPU wheel lies in pip's local find-links folder (as on our CI machines);
-# anywhere else a plain `pip install torch` could download several GB, so we skip and say so.
+# Optional: PyTorch, a reference in the tests only, installed from a CPU wheel in pip's local find-links
+# folder (as on our CI machines); elsewhere `pip install torch` could download several GB, so we say so.
 set -uo pipefail
 python="$1"
 "$python" -c "import torch" 2>/dev/null && exit 0

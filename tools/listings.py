@@ -1,10 +1,8 @@
-"""Run a listing as one book shows it, on your own computer:
+"""Run a listing as one book shows it, on your own computer (plain ``python`` prints both languages' lines):
 
     python tools/listings.py snippets/ch3/softmax_cake.py --lang zh
 
-Run directly with ``python``, a listing runs too, but prints both languages' lines (a test keeps
-every file valid Python with both). The ``# [zh]`` / ``# [en]`` filter is bookbuild/listings.py,
-which the build uses too; it needs only the standard library.
+The ``# [zh]`` / ``# [en]`` filter is the build's (bookbuild/listings.py, standard library only).
 """
 
 import argparse

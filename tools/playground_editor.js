@@ -1,5 +1,4 @@
-// The playground's code editor: CodeMirror 6 with Python highlighting, bundled by
-// bookbuild/playground.py with esbuild into .cache/playground/editor.js (never committed).
+// The playground's code editor: CodeMirror 6 with Python, bundled by bookbuild/playground.py with esbuild.
 // Tab indents; Escape, then Tab, leaves the editor (CodeMirror's tab-focus mode).
 import { EditorState } from "@codemirror/state";
 import {
@@ -27,8 +26,7 @@ export function createEditor(parent, { doc = "", onRun = () => {}, label = "Pyth
           { key: "Shift-Enter", run, preventDefault: true },
           indentWithTab, ...defaultKeymap, ...historyKeymap,
         ]),
-        // tabindex: the editable area is focusable anyway; saying so lets checkers (axe's
-        // scrollable-region-focusable) see that the scrolling editor is reachable by keyboard.
+        // tabindex: focusable anyway; saying so shows axe (scrollable-region-focusable) it is reachable
         EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       ],
     }),

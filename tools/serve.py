@@ -3,16 +3,12 @@
     python tools/serve.py                     # zh at http://127.0.0.1:8000/, en at /en/
     python tools/serve.py --lang en --port 8001
 
-First the data step (bookbuild/data.py: a line per job, with a count), again after every edit that
-is not a page or a listing. Then each language is one complete ``mkdocs build --strict`` into a
-new folder (tools/build.py: build_one), in a process forked from one that imported MkDocs, the
-plugins and jieba once (never attnkit or bookbuild/: each build imports those anew), so a served
-page is what a cold build writes, without the print page (`make pdf` prints it). A failed build
-prints its error and the last good site stays up. An edit rebuilds the languages it touches
-(docs/zh/: Chinese; docs/en/ and mkdocs.en.yml: English; anything else both, in parallel); edits
-made during a build are built after it. Each page loads /__serve__/reload.js, which waits for its
-language's next build; until the first one, every page says what the server is doing.
-``site_url`` is the address served (any port), so Material's instant navigation works.
+The data step first (a line per job, with a count), again after an edit that is not a page or a
+listing; then each language is one complete ``mkdocs build --strict`` (tools/build.py: build_one) forked
+from a process that imported MkDocs, the plugins and jieba once (never attnkit or bookbuild/), so a page is
+what a cold build writes (no print page: `make pdf`). An edit rebuilds only the languages it touches, after
+the running build; a failed build leaves the last good site up. Each page reloads after its language's next
+build. ``site_url`` is the address served (any port), so Material's instant navigation works.
 """
 
 from __future__ import annotations
@@ -42,29 +38,25 @@ LANGS = book_build.LANGS
 WATCHED = ["docs", "attnkit", "bookbuild", "snippets", "exercises", "overrides", "tools", "mkdocs.yml",
            "mkdocs.en.yml", "pyproject.toml", "package.json", "package-lock.json"]
 IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
-# imported once by the process every build is forked from: third-party code that does not change
-# while the server runs (never attnkit, never bookbuild)
+# imported once by the process every build is forked from: third-party code only (never attnkit, bookbuild)
 PRELOAD = ["__main__", "mkdocs.commands.build", "mkdocs.config", "material.plugins.search.plugin", "mkdocs_macros.plugin",
            "mkdocs_jupyter.plugin", "pymdownx.superfences", "pymdownx.snippets", "pymdownx.arithmatex",
            "pymdownx.highlight", "pymdownx.details", "pymdownx.tabbed", "pymdownx.blocks.caption", "numpy",
            "matplotlib", "nbconvert", "jupytext"]
 PYODIDE_URL = "/assets/pyodide/"
 RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
-const me = document.currentScript;
-(async () => {
-  for (;;) {
-    try {
-      const r = await fetch(`/__serve__/wait?lang=${me.dataset.lang}&version=${me.dataset.version}`, {cache: "no-store"});
-      if ((await r.json()).changed) return location.reload();
-    } catch (e) { await new Promise((ok) => setTimeout(ok, 1000)); }
-  }
-})();
+(async ({lang, version}) => { for (;;) {
+  try {
+    const r = await fetch(`/__serve__/wait?lang=${lang}&version=${version}`, {cache: "no-store"});
+    if ((await r.json()).changed) return location.reload();
+  } catch (e) { await new Promise((ok) => setTimeout(ok, 1000)); }
+} })(document.currentScript.dataset);
 """
 
 
 def langs_for(path: Path) -> set[str]:
-    """Which languages an edit of ``path`` affects: none for a file that is not a source (outside
-    the repository, beside the configs, a cache, an editor's temporary file)."""
+    """Which languages an edit of ``path`` affects: none for a file that is not a source (outside the
+    repository, beside the configs, a cache, an editor's temporary file)."""
     path = path.resolve()
     rel = path.relative_to(ROOT).parts if path.is_relative_to(ROOT) else ()
     if (len(rel) == 1 and rel[0] not in WATCHED) or not rel or IGNORED_PARTS & set(rel) \
@@ -95,8 +87,8 @@ if __name__ == "__mp_main__":   # this file, preloaded by the forkserver ("__mai
 
 
 class Book:
-    """What is served: per language the folder of its last good build and how many builds were
-    served; the status line shown until the first one; the edits waiting for a build."""
+    """What is served: each language's last good build and their count, the status shown until the first
+    one, the edits waiting for a build."""
 
     def __init__(self, langs, workdir: Path, ctx):
         self.langs, self.workdir, self.ctx = langs, workdir, ctx
@@ -109,10 +101,6 @@ class Book:
         with self.changed:
             self.edits.add(path)
             self.changed.notify_all()
-
-    def wait_built(self, lang: str, version: int, timeout: float) -> bool:
-        with self.changed:
-            return self.changed.wait_for(lambda: self.version[lang] > version, timeout)
 
     def say(self, status: str) -> None:
         self.status = status
@@ -142,27 +130,26 @@ class Book:
                     job.terminate()
 
     def data(self) -> None:
-        process = subprocess.Popen([sys.executable, "-m", "bookbuild.data", "--lang", self.langs[0] if len(self.langs) == 1
-                                    else "both"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for line in process.stdout:
-            self.say(line.rstrip())
-        process.wait()
+        lang = self.langs[0] if len(self.langs) == 1 else "both"
+        with subprocess.Popen([sys.executable, "-m", "bookbuild.data", "--lang", lang], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+            for line in process.stdout:
+                self.say(line.rstrip())
 
     def build(self, langs: list[str]) -> None:
         start = time.perf_counter()
         if not any(self.current.values()):
             self.say(f"building {' and '.join(langs)} (a complete build; the caches make it quick)")
-        jobs = []
+        jobs = {}
         for lang in langs:
             self.count += 1
             out = self.workdir / f"{lang}-{self.count}"
-            jobs.append((lang, out, self.ctx.Process(target=book_build.build_one, args=(lang, str(out), True, True))))
-            jobs[-1][2].start()
-        self.running = [job for *_, job in jobs]
-        for lang, out, job in jobs:
+            jobs[lang, out] = self.ctx.Process(target=book_build.build_one, args=(lang, str(out), True, True))
+            jobs[lang, out].start()
+        self.running = list(jobs.values())
+        for (lang, out), job in jobs.items():
             job.join()
-            seconds = time.perf_counter() - start
-            cpu = out.with_suffix(".cpu")
+            seconds, cpu = time.perf_counter() - start, out.with_suffix(".cpu")
             cpu_seconds = cpu.read_text() if cpu.is_file() else "?"
             cpu.unlink(missing_ok=True)
             if job.exitcode != 0:
@@ -180,10 +167,9 @@ class Book:
 
 
 def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
-    """The HTTP handler. ``pyodide``: {file name: path} of the vendored Pyodide files, served at
-    /assets/pyodide/ when the Chinese book (which carries them) is not served; ``shared``: the
-    other files only the Chinese book carries and the English book loads from it, path from the
-    root -> bytes or None (bookbuild.playground.shared_file), served then too."""
+    """The HTTP handler. When the Chinese book is not served, what the English book loads from it:
+    ``pyodide`` ({file name: path}, at /assets/pyodide/) and ``shared`` (path -> bytes or None:
+    bookbuild.playground.shared_file)."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -224,7 +210,9 @@ def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
             if path == "/__serve__/wait":   # reload.js's long poll
                 if query.get("lang") not in book.version:
                     return self.send(404, b"{}", "application/json")
-                changed = book.wait_built(query["lang"], int(query.get("version", 0)), timeout=25)
+                lang, version = query["lang"], int(query.get("version", 0))
+                with book.changed:
+                    changed = book.changed.wait_for(lambda: book.version[lang] > version, timeout=25)
                 return self.send(200, json.dumps({"changed": changed}).encode(), "application/json")
             lang = "en" if (path == "/en" or path.startswith("/en/")) else "zh"
             if lang not in book.current:   # `make serve LANG=en`: what the English book loads from the Chinese root
@@ -247,11 +235,7 @@ def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
                 return self.send(301, location=path + "/")
             if file.is_dir():
                 file = file / "index.html"
-            if file.is_file():
-                return self.send_file(file, 200, lang)
-            if (root / "404.html").is_file():
-                return self.send_file(root / "404.html", 404, lang)
-            return self.send(404, b"not found")
+            return self.send_file(file, 200, lang) if file.is_file() else self.send_file(root / "404.html", 404, lang)
 
         do_HEAD = do_GET
 
@@ -297,8 +281,7 @@ def main() -> None:
         shared = playground.shared_file    # made from the repository as it is at each request
     server = http.server.ThreadingHTTPServer((args.host, args.port), make_handler(book, pyodide, shared))
     where = f"http://{args.host}:{server.server_address[1]}/"
-    # Set before the forkserver starts, so every build inherits them: the served address (site_url,
-    # for Material's instant navigation), no print page, one BLAS thread per process.
+    # before the forkserver starts, for every build: the served address (site_url), no print page, one BLAS thread
     os.environ.update(SITE_URL=where, BOOK_PRINT_PAGE="false")
     book_build.set_environment(len(langs))
     book.ctx = multiprocessing.get_context("forkserver")   # every build is forked from one process that

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# Make sure the Debian packages the book needs are present; install them when we can (root + apt).
-#   tools/sysdeps.sh docs   the book: Noto CJK (Chinese glyphs in the figures)
-#   tools/sysdeps.sh test   also Chromium (browser tests, the PDFs), qpdf (packs the PDFs' objects into
-#                           compressed object streams) and poppler-utils (PDF tests)
+# The Debian packages the book needs, installed when we can (root + apt):
+#   tools/sysdeps.sh docs   Noto CJK (Chinese glyphs in the figures)
+#   tools/sysdeps.sh test   also Chromium (browser tests, the PDFs), qpdf and poppler-utils (PDFs and their tests)
 set -euo pipefail
 missing=()
 # grep -c, not -q: -q stops reading early, fc-list dies of SIGPIPE and pipefail reports a miss.
 fc-list 2>/dev/null | grep -c "Noto Sans CJK SC" >/dev/null || missing+=(fonts-noto-cjk)
 if [ "${1:-test}" = test ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-  command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)                 # tools/pdf.py: object streams (a third of a PDF's bytes)
+  command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)                 # tools/pdf.py: object streams (a third of a PDF)
   command -v pdffonts >/dev/null 2>&1 || missing+=(poppler-utils)   # PDF tests: pdftotext, pdffonts, pdfimages
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
