@@ -20,6 +20,7 @@ import attnkit
 from attnkit.text import power
 
 from .bookcache import memo
+from .templates import compiled
 
 # Every submodule reachable as attnkit.<name> in pages, except the figures (pages embed them as pictures)
 for _info in pkgutil.iter_modules(attnkit.__path__):
@@ -83,10 +84,33 @@ def tighten_wan(markdown: str) -> str:
     return _SPACE_AFTER_WAN.sub("", markdown)
 
 
+_RENDERED: set[str] = set()   # the pages on_pre_page_macros rendered (their meta says so until the post hook)
+
+
+def on_pre_page_macros(env):
+    """Render the page with its compiled template (templates.compiled: mkdocs-macros compiles every page
+    on every build, a sixth of a warm build, as from_string keeps nothing), then tell mkdocs-macros by the
+    page's documented ``render_macros: false`` that it is rendered. A page whose front matter says
+    ``render_macros``, or whose title holds a macro, and any error are left to mkdocs-macros (which
+    reports errors its own way)."""
+    page = env.page
+    if "render_macros" in page.meta or env.has_j2(page.title or ""):
+        return
+    try:
+        markdown = compiled(env.env, env.markdown).render(**{**env.variables, **page.meta})
+    except Exception:
+        return
+    env.markdown = markdown
+    page.meta["render_macros"] = False
+    _RENDERED.add(page.file.src_uri)
+
+
 def on_post_page_macros(env):
     """On a Chinese page 万/亿 stay next to their measure word; the page is remembered for course.py."""
     from .course import rendered_page
 
+    if env.page.file.src_uri in _RENDERED:   # the page's meta as its front matter gave it
+        del env.page.meta["render_macros"]
     if env.conf["theme"]["language"] == "zh":
         env.markdown = tighten_wan(env.markdown)
     rendered_page(env)

@@ -653,3 +653,52 @@ def test_the_hooks_file_registers_every_event_handler_of_bookbuild():
     defined = {(f"bookbuild.{path.stem}", name) for path in sorted(BOOKBUILD.glob("*.py"))
                for name in re.findall(r"^def (on_\w+)", path.read_text(encoding="utf-8"), re.M) if name[3:] in EVENTS}
     assert defined == named, f"defined, not named: {sorted(defined - named)}; named, not defined: {sorted(named - defined)}"
+
+
+def test_a_pages_macros_are_compiled_once_and_kept_under_their_source(tmp_path, monkeypatch):
+    """templates.compiled (what macros.on_pre_page_macros renders a page with) gives what Jinja's
+    from_string gives; a second build loads the code instead of compiling it; another source, or an
+    environment whose options change the generated code, is another entry."""
+    import jinja2
+
+    from bookbuild import templates
+    from bookbuild.bookcache import Store
+
+    monkeypatch.setattr(templates, "_PAGES", Store("jinja-pages", ".marshal"))
+    monkeypatch.setattr(templates._PAGES, "dir", tmp_path)
+    env = jinja2.Environment()
+    source = "{% for x in xs %}{{ x * 2 }} {% endfor %}{{ name }}"
+    assert templates.compiled(env, source).render(xs=[1, 2], name="a") == env.from_string(source).render(xs=[1, 2], name="a")
+    assert len(list(tmp_path.rglob("*.marshal"))) == 1
+    monkeypatch.setattr(env, "compile", lambda *a, **k: pytest.fail("compiled again although the code is kept"))
+    assert templates.compiled(env, source).render(xs=[3], name="b") == "6 b"
+    monkeypatch.undo()
+    monkeypatch.setattr(templates._PAGES, "dir", tmp_path)
+    templates.compiled(env, source + " ")
+    templates.compiled(jinja2.Environment(variable_start_string="[[", variable_end_string="]]"), source)
+    templates.compiled(jinja2.Environment(trim_blocks=True), source)
+    assert len(list(tmp_path.rglob("*.marshal"))) == 4
+
+
+
+def test_a_page_whose_macros_fail_is_left_to_mkdocs_macros():
+    """macros.on_pre_page_macros gives up on any error (and on a page that says ``render_macros``
+    itself), leaving the page as it was, so mkdocs-macros renders it and reports the error its way."""
+    import types
+
+    import jinja2
+
+    from bookbuild import macros
+
+    def env_for(markdown, meta=None):
+        page = types.SimpleNamespace(meta=dict(meta or {}), title="A title", file=types.SimpleNamespace(src_uri="p.md"))
+        return types.SimpleNamespace(page=page, markdown=markdown, env=jinja2.Environment(), variables={"x": 2},
+                                     has_j2=lambda text: "{{" in text)
+
+    for markdown, meta in (("{{ x * }}", None), ("{{ no_such_name() }}", None), ("{{ x }}", {"render_macros": True})):
+        env = env_for(markdown, meta)
+        macros.on_pre_page_macros(env)
+        assert env.markdown == markdown and env.page.meta == dict(meta or {}), (markdown, env.page.meta)
+    env = env_for("{{ x + 1 }} {{ page_word }}", {"page_word": "w"})
+    macros.on_pre_page_macros(env)
+    assert env.markdown == "3 w" and env.page.meta["render_macros"] is False

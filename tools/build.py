@@ -83,6 +83,7 @@ def build_one(lang: str, site_dir: str, quiet: bool = True, group: bool = False)
             Path(profile).mkdir(parents=True, exist_ok=True)
             profiler.dump_stats(Path(profile) / f"{lang}-{Path(site_dir).name}-{os.getpid()}.prof")
         t = os.times()
+        Path(site_dir).parent.mkdir(parents=True, exist_ok=True)   # a build that failed at once made none
         Path(f"{site_dir}.cpu").write_text(f"{t.user + t.system + t.children_user + t.children_system:.2f}")
 
 
