@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import http.server
 import json
-import logging
 import mimetypes
 import multiprocessing
 import os
@@ -38,11 +37,12 @@ LANGS = book_build.LANGS
 WATCHED = ["docs", "attnkit", "bookbuild", "snippets", "exercises", "overrides", "tools", "mkdocs.yml",
            "mkdocs.en.yml", "pyproject.toml", "package.json", "package-lock.json"]
 IGNORED_PARTS = {"__pycache__", ".git", ".ipynb_checkpoints"}
-# imported once by the process every build is forked from: third-party code only (never attnkit, bookbuild)
-PRELOAD = ["__main__", "mkdocs.commands.build", "mkdocs.config", "material.plugins.search.plugin", "mkdocs_macros.plugin",
+# imported once by the process every build is forked from: third-party code (never attnkit, never
+# bookbuild), then jieba's dictionary and a gc.freeze (tools/serve_preload.py)
+PRELOAD = ["mkdocs.commands.build", "mkdocs.config", "material.plugins.search.plugin", "mkdocs_macros.plugin",
            "mkdocs_jupyter.plugin", "pymdownx.superfences", "pymdownx.snippets", "pymdownx.arithmatex",
            "pymdownx.highlight", "pymdownx.details", "pymdownx.tabbed", "pymdownx.blocks.caption", "numpy",
-           "matplotlib", "nbconvert", "jupytext"]
+           "matplotlib", "nbconvert", "jupytext", "tools.serve_preload"]
 PYODIDE_URL = "/assets/pyodide/"
 RELOAD_JS = """// tools/serve.py: reload this page when its language has been rebuilt.
 (async ({lang, version}) => { for (;;) {
@@ -77,13 +77,6 @@ def needs_data(path: Path) -> bool:
 
 def log(message: str) -> None:
     print(f"{time.strftime('%H:%M:%S')} serve: {message}", flush=True)
-
-
-if __name__ == "__mp_main__":   # this file, preloaded by the forkserver ("__main__"): jieba's dictionary once, not per build
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
 
 
 class Book:
@@ -284,8 +277,11 @@ def main() -> None:
     # before the forkserver starts, for every build: the served address (site_url), no print page, one BLAS thread
     os.environ.update(SITE_URL=where, BOOK_PRINT_PAGE="false")
     book_build.set_environment(len(langs))
-    book.ctx = multiprocessing.get_context("forkserver")   # every build is forked from one process that
-    book.ctx.set_forkserver_preload(PRELOAD)                 # imported PRELOAD and read jieba's dictionary
+    # Every build is forked from one process that imported PRELOAD and read jieba's dictionary. It
+    # finds tools.serve_preload from the working directory: Python 3.11's forkserver ignores sys.path.
+    os.chdir(ROOT)
+    book.ctx = multiprocessing.get_context("forkserver")
+    book.ctx.set_forkserver_preload(PRELOAD)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM ends the server as Ctrl-C does
     observer = watch(book)
     threading.Thread(target=book.run, daemon=True).start()
