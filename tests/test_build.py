@@ -390,6 +390,19 @@ def test_broken_anchor_and_failing_listing_fail_the_build_and_name_their_source(
 
 
 @pytest.mark.build
+def test_one_language_is_built_without_removing_the_other(tmp_path):
+    """`tools/build.py --lang zh` replaces the Chinese book at the target and leaves its en/ as it
+    was, as `--lang en` leaves the Chinese book."""
+    (tmp_path / "out" / "en").mkdir(parents=True)
+    (tmp_path / "out" / "en" / "kept.html").write_text("the English book", encoding="utf-8")
+    (tmp_path / "out" / "stale.html").write_text("an old Chinese page", encoding="utf-8")
+    result = run_build(ROOT, "--lang", "zh", "-d", str(tmp_path / "out"))
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert (tmp_path / "out" / "en" / "kept.html").read_text(encoding="utf-8") == "the English book"
+    assert (tmp_path / "out" / "index.html").is_file() and not (tmp_path / "out" / "stale.html").exists()
+
+
+@pytest.mark.build
 def test_a_second_build_writes_the_same_bytes_as_the_site(tmp_path):
     """Build again from the same sources into a temporary folder and compare every file with
     site/. In CI site/ is a cold build (a clean clone has no caches) and this one is warm, so the

@@ -115,6 +115,8 @@ def build(langs=LANGS, target: Path = ROOT / "site", quiet: bool = True) -> dict
         shutil.rmtree(staging, ignore_errors=True)
         raise SystemExit(f"build failed: {', '.join(failed)} (see the messages above)")
     target.mkdir(parents=True, exist_ok=True)
+    if "en" not in langs and (target / "en").is_dir():   # --lang zh: the English book stays
+        (target / "en").replace(staging / "zh" / "en")
     for lang in sorted(langs, reverse=True):   # zh (replacing target/) before en (target/en/)
         shutil.rmtree(target / "en" if lang == "en" else target, ignore_errors=True)
         (staging / lang).replace(target / "en" if lang == "en" else target)

@@ -156,7 +156,9 @@ class Book:
                 self.changed.notify_all()
             self.say(f"{lang}: built in {seconds:.1f} s ({cpu_seconds} s of CPU, load average {os.getloadavg()[0]:.1f})")
             if old is not None:   # removed once no request reads it any more
-                threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True}).start()
+                timer = threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True})
+                timer.daemon = True   # not waited for when the server stops (the work folder goes then)
+                timer.start()
 
 
 def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
