@@ -140,8 +140,13 @@ _FROZEN: dict = {}   # attnkit's digests, read once per build (see freeze)
 
 def freeze() -> None:
     """For the rest of this process (a build's: an edit is a new build), read attnkit's sources once
-    (a build computes ~750 keys: 0.3 s of stat calls)."""
+    (a build computes ~750 keys: 0.3 s of stat calls); :func:`frozen` tells other modules so."""
     _FROZEN.update({flag: attnkit_digest(flag) for flag in (True, False)}, frozen=True)
+
+
+def frozen() -> bool:
+    """Whether this process is a build that called :func:`freeze` (its sources stay as they are)."""
+    return bool(_FROZEN.get("frozen"))
 
 
 def attnkit_digest(figures: bool = True) -> str:
@@ -242,7 +247,7 @@ def digest_for(files: Iterable[Path] = (), code: str | None = None) -> str:
         direct = [] if code is None else imports_of(code)
         found = None if direct is None else closure([*files, *(ATTNKIT / name for name in direct)])
         digest = attnkit_digest(True) if found is None else sources(sorted(found) + _corpus())
-        if not _FROZEN.get("frozen"):
+        if not frozen():
             return digest
         _FROZEN[k] = digest
     return _FROZEN[k]

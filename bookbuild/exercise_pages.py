@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 
 from attnkit.exercise import PAGE_SEED
 
-from .bookcache import load_yaml, sources, text_of
+from .bookcache import frozen, load_yaml, sources, text_of
 from . import questions
 from .listings import for_language
 
@@ -50,20 +50,14 @@ def load_all() -> dict:
 
 
 _EMBEDDED: dict = {}   # (lang, pattern) -> (the pages' sizes and times, where each id is)
-_FROZEN = False
-
-
-def freeze() -> None:
-    """For the rest of this process, a build (listings.on_config), find the embeds once: it asks ~235 times."""
-    global _FROZEN
-    _FROZEN = True
 
 
 def _found(lang: str, pattern: re.Pattern) -> dict:
     """{id: (page (src_uri), offset)} for every match of ``pattern`` (its group ``id``) in
-    docs/<lang>/ (the last one of an id), found again when a page's size or mtime changes, unless frozen."""
+    docs/<lang>/ (the last one of an id), found again when a page's size or mtime changes, except in a
+    build (bookcache.frozen: it asks ~235 times)."""
     key = (lang, pattern.pattern)
-    if _FROZEN and key in _EMBEDDED:
+    if frozen() and key in _EMBEDDED:
         return _EMBEDDED[key][1]
     base = DOCS / lang
     paths = sorted(base.rglob("*.md"))

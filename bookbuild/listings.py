@@ -160,12 +160,10 @@ def downloads(lang: str) -> dict[str, str]:
 
 
 def on_config(config):
-    from . import exercise_pages
     from .bookcache import MEMOIZED, freeze, memoize
 
-    freeze()                  # attnkit's sources are read once per build,
-    exercise_pages.freeze()   # and the pages' exercises and questions found once
-    memoize(MEMOIZED)         # the listings share the data step's training runs and measurements
+    freeze()            # attnkit's sources are read, and the pages' exercises found, once per build
+    memoize(MEMOIZED)   # the listings share the data step's training runs and measurements
     return config
 
 
