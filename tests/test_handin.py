@@ -289,6 +289,9 @@ def squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
+IN_VIEW = "(id) => { const box = document.getElementById(id)?.getBoundingClientRect(); return box && box.top >= 0 && box.top < innerHeight; }"
+
+
 def _mounted(page):
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget]')].every((e) => e.dataset.mounted === 'yes')")
 
@@ -460,9 +463,12 @@ def test_a_deep_link_opens_the_page_at_its_exercise_or_question(lang):
             page = browser.new_page(1280, 800, csp=True)
             page.goto(base + prefix + link)
             _mounted(page)
-            page.wait_for_timeout(300)
-            box = page.locator("#" + link.split("#")[1]).bounding_box()
-            assert box is not None and 0 <= box["y"] < 800, f"{lang} {link}: the target is at y = {box and box['y']}"
+            target = link.split("#")[1]
+            try:   # the page scrolls there once the widgets have mounted (a fixed wait failed under load)
+                page.wait_for_function(IN_VIEW, arg=target, timeout=5000)
+            except Exception:  # noqa: BLE001  (Playwright's timeout: say where the target is)
+                box = page.locator("#" + target).bounding_box()
+                pytest.fail(f"{lang} {link}: the target is at y = {box and box['y']}, not in the 800 px window")
             assert not page.errors, page.errors
 
 

@@ -262,6 +262,10 @@ PRINT_FITS = """() => [...document.querySelectorAll('.pdf-page > section')].map(
 })"""
 
 
+# the fonts loaded and two frames drawn since: a condition, where a fixed 300 ms wait guessed at the load
+LAID_OUT = "() => document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_slide_fits_and_prints(lang, tmp_path):
     """The print layout (reveal's ?print-pdf): every slide's content within its 1280 × 720 page, no
@@ -279,7 +283,7 @@ def test_every_slide_fits_and_prints(lang, tmp_path):
             count = len(slides_of(deck(lang, chapter)))
             page.goto(f"{base}{prefix}{chapter}/slides/?print-pdf", wait_until="load")
             page.wait_for_function("() => document.querySelectorAll('.pdf-page').length > 0")
-            page.wait_for_timeout(300)
+            page.evaluate(LAID_OUT)
             for slide in page.evaluate(PRINT_FITS):
                 if slide["bottom"] > 720 - 8 or slide["right"] > 1280 - 8:
                     problems.append(f"{chapter} slide {slide['n']}: content reaches {slide['right']} × {slide['bottom']} px")
