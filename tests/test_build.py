@@ -310,6 +310,53 @@ def test_serve_runs_the_data_step_only_after_edits_that_can_change_figures_or_wi
     assert "exercises" in serve_tool.WATCHED, "an edited exercise must be rebuilt"
 
 
+def test_serve_builds_each_language_in_a_loop_of_its_own(tmp_path):
+    """An English edit is built and served while a Chinese build runs, not after it; an edit that
+    asks for the data step has it run once, before both languages build."""
+    import threading
+
+    log = []
+
+    class Job:   # stands in for a forked build_one: the Chinese build takes 2 s, the English 0.1 s
+        def __init__(self, target, args):
+            self.lang, self.out, self.pid, self.exitcode = args[0], Path(args[1]), 0, None
+
+        def start(self):
+            log.append(("start", self.lang))
+
+        def join(self):
+            time.sleep(2.0 if self.lang == "zh" else 0.1)
+            self.out.mkdir()
+            self.exitcode = 0
+
+        def is_alive(self):
+            return self.exitcode is None
+
+    book = serve_tool.Book(("zh", "en"), tmp_path, types.SimpleNamespace(Process=Job))
+    book.data = lambda: log.append(("data", sorted(lang for lang, edits in book.edits.items() if edits)))
+
+    def served(**versions):
+        with book.changed:
+            assert book.changed.wait_for(lambda: all(book.version[k] >= v for k, v in versions.items()), timeout=20), \
+                (book.version, log)
+        return dict(book.version)
+
+    for lang in book.langs:
+        threading.Thread(target=book.run, args=(lang,), daemon=True).start()
+    served(zh=1, en=1)
+    assert [entry[0] for entry in log] == ["data", "start", "start"], log   # the data step once, then both
+    book.request(ROOT / "docs/zh/ch3/softmax.md")
+    time.sleep(0.3)
+    book.request(ROOT / "docs/en/ch3/softmax.md")
+    assert served(en=2) == {"zh": 1, "en": 2}   # the Chinese build still runs
+    served(zh=2)
+    log.clear()
+    book.request(ROOT / "attnkit/core.py")
+    served(zh=3, en=3)
+    assert [entry[0] for entry in log] == ["data", "start", "start"], log
+    book.stop()
+
+
 def _serve_stub(current: dict, pyodide, status="data [ 3/144] figure ch3-x (zh) 0.2 s", shared=None):
     import http.server
     import threading

@@ -6,9 +6,9 @@
 The data step first (a line per job, with a count), again after an edit that is not a page or a
 listing; then each language is one complete ``mkdocs build --strict`` (tools/build.py: build_one) forked
 from a process that imported MkDocs, the plugins and jieba once (never attnkit or bookbuild/), so a page is
-what a cold build writes (no print page: `make pdf`). An edit rebuilds only the languages it touches, after
-the running build; a failed build leaves the last good site up. Each page reloads after its language's next
-build. ``site_url`` is the address served (any port), so Material's instant navigation works.
+what a cold build writes (no print page: `make pdf`). Each language has a build loop of its own: an edit
+rebuilds the languages it touches, each after its own running build (never after the other language's);
+a failed build leaves the last good site up. Each page reloads after its language's next build. ``site_url`` is the address served (any port), so Material's instant navigation works.
 """
 
 from __future__ import annotations
@@ -81,41 +81,47 @@ def log(message: str) -> None:
 
 class Book:
     """What is served: each language's last good build and their count, the status shown until the first
-    one, the edits waiting for a build."""
+    one, each language's edits waiting for a build, and how many edits asked for the data step."""
 
     def __init__(self, langs, workdir: Path, ctx):
         self.langs, self.workdir, self.ctx = langs, workdir, ctx
         self.current, self.version = dict.fromkeys(langs), dict.fromkeys(langs, 0)
-        self.status, self.count, self.running = "starting", 0, []
-        self.edits = {ROOT / "mkdocs.yml"}    # the first round: as if mkdocs.yml had changed
-        self.changed = threading.Condition()  # an edit came, or a build was served
+        self.status, self.count, self.running = "starting", 0, {}
+        self.edits = {lang: {ROOT / "mkdocs.yml"} for lang in langs}   # the first round: as if mkdocs.yml had changed
+        self.data_asked, self.data_done = 1, 0     # edits that asked for the data step; how many it has seen
+        self.data_lock = threading.Lock()          # one data step at a time
+        self.changed = threading.Condition()       # an edit came, or a build was served
 
     def request(self, path: Path) -> None:
         with self.changed:
-            self.edits.add(path)
+            for lang in langs_for(path) & set(self.langs):
+                self.edits[lang].add(path)
+            self.data_asked += needs_data(path)
             self.changed.notify_all()
 
     def say(self, status: str) -> None:
         self.status = status
         log(status)
 
-    def run(self) -> None:
-        """The build loop: one round per batch of edits (the first: every language)."""
+    def run(self, lang: str) -> None:
+        """A language's build loop: one build per batch of its edits, after the data step if one of
+        them asked for it (run by whichever loop comes first; the other waits for it)."""
         while True:
             with self.changed:
-                self.changed.wait_for(lambda: self.edits)
+                self.changed.wait_for(lambda: self.edits[lang])
             time.sleep(0.05)                    # editors write a file in several steps
             with self.changed:
-                edits, self.edits = self.edits, set()
-            if any(needs_data(path) for path in edits):
-                self.data()
-            langs = sorted({lang for path in edits for lang in langs_for(path)} & set(self.langs))
-            if langs:
-                self.build(langs)
+                self.edits[lang], asked = set(), self.data_asked
+            with self.data_lock:
+                if self.data_done < asked:
+                    asked = self.data_asked     # the edits since count too: this step sees them
+                    self.data()
+                    self.data_done = asked
+            self.build(lang)
 
     def stop(self) -> None:
         """End the running builds with everything they started (each is a process group)."""
-        for job in self.running:
+        for job in list(self.running.values()):
             if job.is_alive():
                 try:
                     os.killpg(job.pid, signal.SIGTERM)
@@ -129,36 +135,32 @@ class Book:
             for line in process.stdout:
                 self.say(line.rstrip())
 
-    def build(self, langs: list[str]) -> None:
+    def build(self, lang: str) -> None:
         start = time.perf_counter()
-        if not any(self.current.values()):
-            self.say(f"building {' and '.join(langs)} (a complete build; the caches make it quick)")
-        jobs = {}
-        for lang in langs:
+        if self.current[lang] is None:
+            self.say(f"building {lang} (a complete build; the caches make it quick)")
+        with self.changed:
             self.count += 1
             out = self.workdir / f"{lang}-{self.count}"
-            jobs[lang, out] = self.ctx.Process(target=book_build.build_one, args=(lang, str(out), True, True))
-            jobs[lang, out].start()
-        self.running = list(jobs.values())
-        for (lang, out), job in jobs.items():
-            job.join()
-            seconds, cpu = time.perf_counter() - start, out.with_suffix(".cpu")
-            cpu_seconds = cpu.read_text() if cpu.is_file() else "?"
-            cpu.unlink(missing_ok=True)
-            if job.exitcode != 0:
-                shutil.rmtree(out, ignore_errors=True)
-                self.say(f"{lang}: build FAILED after {seconds:.1f} s; " + ("still serving the last good build"
-                         if self.current[lang] else "nothing to serve until a build succeeds (the error is above)"))
-                continue
-            old = self.current[lang]
-            with self.changed:
-                self.current[lang], self.version[lang] = out, self.version[lang] + 1
-                self.changed.notify_all()
-            self.say(f"{lang}: built in {seconds:.1f} s ({cpu_seconds} s of CPU, load average {os.getloadavg()[0]:.1f})")
-            if old is not None:   # removed once no request reads it any more
-                timer = threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True})
-                timer.daemon = True   # not waited for when the server stops (the work folder goes then)
-                timer.start()
+        job = self.running[lang] = self.ctx.Process(target=book_build.build_one, args=(lang, str(out), True, True))
+        job.start()
+        job.join()
+        seconds, cpu = time.perf_counter() - start, out.with_suffix(".cpu")
+        cpu_seconds = cpu.read_text() if cpu.is_file() else "?"
+        cpu.unlink(missing_ok=True)
+        if job.exitcode != 0:
+            shutil.rmtree(out, ignore_errors=True)
+            return self.say(f"{lang}: build FAILED after {seconds:.1f} s; " + ("still serving the last good build"
+                            if self.current[lang] else "nothing to serve until a build succeeds (the error is above)"))
+        old = self.current[lang]
+        with self.changed:
+            self.current[lang], self.version[lang] = out, self.version[lang] + 1
+            self.changed.notify_all()
+        self.say(f"{lang}: built in {seconds:.1f} s ({cpu_seconds} s of CPU, load average {os.getloadavg()[0]:.1f})")
+        if old is not None:   # removed once no request reads it any more
+            timer = threading.Timer(30, shutil.rmtree, args=(old,), kwargs={"ignore_errors": True})
+            timer.daemon = True   # not waited for when the server stops (the work folder goes then)
+            timer.start()
 
 
 def make_handler(book: Book, pyodide: dict[str, Path], shared=None):
@@ -286,7 +288,8 @@ def main() -> None:
     book.ctx.set_forkserver_preload(PRELOAD)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM ends the server as Ctrl-C does
     observer = watch(book)
-    threading.Thread(target=book.run, daemon=True).start()
+    for lang in langs:
+        threading.Thread(target=book.run, args=(lang,), daemon=True).start()
     log("serving " + ", ".join(f"{lang} at {where}{'en/' * (lang == 'en')}" for lang in langs))
     try:
         server.serve_forever()
