@@ -8,7 +8,8 @@ listing; then each language is one complete ``mkdocs build --strict`` (tools/bui
 from a process that imported MkDocs, the plugins and jieba once (never attnkit or bookbuild/), so a page is
 what a cold build writes (no print page: `make pdf`). Each language has a build loop of its own: an edit
 rebuilds the languages it touches, each after its own running build (never after the other language's);
-a failed build leaves the last good site up. Each page reloads after its language's next build. ``site_url`` is the address served (any port), so Material's instant navigation works.
+a failed build leaves the last good site up. Each page reloads after its language's next build.
+``site_url`` is the address served (any port), so Material's instant navigation works.
 """
 
 from __future__ import annotations
