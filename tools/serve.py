@@ -77,7 +77,8 @@ def needs_data(path: Path) -> bool:
 
 
 def log(message: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} serve: {message}", flush=True)
+    # one write, line break included: the two languages' loops log at the same moment
+    print(f"{time.strftime('%H:%M:%S')} serve: {message}\n", end="", flush=True)
 
 
 class Book:
