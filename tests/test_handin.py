@@ -464,7 +464,7 @@ def test_a_deep_link_opens_the_page_at_its_exercise_or_question(lang):
             page.goto(base + prefix + link)
             _mounted(page)
             target = link.split("#")[1]
-            try:   # the page scrolls there once the widgets have mounted (a fixed wait failed under load)
+            try:   # the page scrolls there once the widgets have mounted: a condition, not a fixed wait
                 page.wait_for_function(IN_VIEW, arg=target, timeout=5000)
             except Exception:  # noqa: BLE001  (Playwright's timeout: say where the target is)
                 box = page.locator("#" + target).bounding_box()
